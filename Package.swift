@@ -1,0 +1,74 @@
+// swift-tools-version:6.0
+// orientd: device orientation for Linux, from an IIO accelerometer to any number of subscribers.
+// Data flows one way: sensor (AccelerometerIO) → classifier (OrientationCore) → hub (OrientdHub) → clients.
+import PackageDescription
+
+let package = Package(
+    name: "orientd",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "orientd", targets: ["orientd"]),
+        .executable(name: "orientctl", targets: ["orientctl"]),
+        .library(name: "OrientdClient", targets: ["OrientdClient"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        // C libraries from Debian, found with pkg-config.
+        .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
+        .systemLibrary(name: "CLibUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        .systemLibrary(name: "CLibUmockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
+
+        // The only code that sees libiio or libudev types; Swift gets opaque handles and C strings.
+        .target(name: "COrientdShim", dependencies: ["CLibIIO", "CLibUdev"]),
+
+        // Pure core: vectors, mount matrix, calibration, orientation, classifier. No I/O, no clocks.
+        .target(name: "OrientationCore"),
+
+        // Sensor layer: discovery and reading of accelerometers through libiio.
+        .target(name: "AccelerometerIO", dependencies: [
+            "COrientdShim", "OrientationCore",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // Wire protocol v1, shared by the daemon and its clients.
+        .target(name: "OrientdProtocol", dependencies: ["OrientationCore"]),
+
+        // The notification hub: Unix socket server, requests, subscriptions.
+        .target(name: "OrientdHub", dependencies: [
+            "OrientdProtocol", "OrientationCore",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+
+        // Swift client library used by orientctl and by applications.
+        .target(name: "OrientdClient", dependencies: ["OrientdProtocol", "OrientationCore"]),
+
+        .executableTarget(name: "orientd", dependencies: [
+            "AccelerometerIO", "OrientationCore", "OrientdHub",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        .executableTarget(name: "orientctl", dependencies: [
+            "OrientdClient", "OrientdProtocol",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        // Test-only wrapper over libumockdev, so tests can build emulated sysfs/udev devices.
+        .target(name: "CUmockdevShim", dependencies: ["CLibUmockdev"]),
+
+        .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore"]),
+        .testTarget(name: "OrientdProtocolTests", dependencies: ["OrientdProtocol"]),
+        .testTarget(name: "OrientdIntegrationTests", dependencies: [
+            "CUmockdevShim", "OrientdClient", "OrientdProtocol", "OrientationCore",
+            .target(name: "orientd"), .target(name: "orientctl"),
+        ]),
+    ]
+)

@@ -1,0 +1,52 @@
+import OrientationCore
+
+/// Finds the accelerometer that follows the screen among the devices of an IIO context.
+public enum AccelerometerDiscovery {
+    public static let axes = ["accel_x", "accel_y", "accel_z"]
+
+    /// An accelerometer device and where it sits.
+    public struct Found {
+        public let device: IIODevice
+        /// nil when neither udev nor the label says; such a sensor is taken to be in the display.
+        public let declaredLocation: SensorLocation?
+        public var location: SensorLocation { declaredLocation ?? .display }
+    }
+
+    /// Every device with accel_x, accel_y and accel_z input channels.
+    public static func accelerometers(in context: IIOContext) -> [Found] {
+        context.devices
+            .filter { device in axes.allSatisfy { context.hasInputChannel($0, on: device) } }
+            .map { Found(device: $0, declaredLocation: location(of: $0, in: context)) }
+    }
+
+    /// The display accelerometer: one declared `display` first, then one with no declared location.
+    /// A base accelerometer (keyboard half of a convertible) never drives the screen.
+    public static func displayAccelerometer(in context: IIOContext) throws(DiscoveryError) -> Found {
+        let found = accelerometers(in: context)
+        if let display = found.first(where: { $0.declaredLocation == .display }) ?? found.first(where: { $0.declaredLocation == nil }) {
+            return display
+        }
+        throw DiscoveryError(uri: context.uri, devices: context.devices, baseOnly: found.map(\.device))
+    }
+
+    private static func location(of device: IIODevice, in context: IIOContext) -> SensorLocation? {
+        let udev = context.isLocal ? UdevProperties.value("ACCEL_LOCATION", subsystem: "iio", sysname: device.id) : nil
+        return SensorLocation(udevLocation: udev, sysfsLabel: device.label)
+    }
+}
+
+/// No display accelerometer in the context: says which context and which devices were seen.
+public struct DiscoveryError: Error, CustomStringConvertible {
+    public let uri: String
+    public let devices: [IIODevice]
+    public let baseOnly: [IIODevice]
+
+    public var description: String {
+        let seen = devices.isEmpty ? "no IIO devices at all" : "IIO devices seen: " + devices.map(\.description).joined(separator: ", ")
+        if !baseOnly.isEmpty {
+            let base = baseOnly.map(\.description).joined(separator: ", ")
+            return "no display accelerometer in IIO context '\(uri)': only base accelerometers (\(base)), which do not follow the screen; \(seen)"
+        }
+        return "no accelerometer (device with accel_x, accel_y, accel_z channels) in IIO context '\(uri)'; \(seen)"
+    }
+}

@@ -1,0 +1,34 @@
+import OrientationCore
+
+/// What the daemon needs from an accelerometer, whatever it is backed by (libiio today; a
+/// recorded trace or a buffered reader later). A source is used only on the thread that opened it.
+public protocol AccelerometerSource: AnyObject {
+    var info: SensorInfo { get }
+    /// Reads one acceleration in orientd's frame (calibrated, mount matrix applied), in m/s².
+    func readAcceleration() throws(SensorReadError) -> Vector3
+}
+
+/// What is known about the open sensor, for logs and for the `status` of later protocol versions.
+public struct SensorInfo: Sendable {
+    public var uri: String
+    public var device: String
+    public var location: SensorLocation
+    public var mountMatrix: MountMatrix
+    public var mountMatrixSource: String
+    public var calibration: AccelerometerCalibration
+}
+
+/// Why a reading could not be taken.
+public enum SensorReadError: Error, Equatable, CustomStringConvertible {
+    /// The attribute holds something that is not a number ("abc", "").
+    case notANumber(attribute: String, text: String)
+    /// The attribute could not be read at all (the device vanished, an I/O error).
+    case unreadable(attribute: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .notANumber(let attribute, let text): "\(attribute) holds '\(text)', not a number"
+        case .unreadable(let attribute, let reason): "cannot read \(attribute): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Logging
+import OrientationCore
+
+/// An accelerometer read through libiio by polling its `raw` attributes.
+public final class IIOAccelerometer: AccelerometerSource {
+    public let info: SensorInfo
+    private let context: IIOContext
+    private let device: IIODevice
+
+    /// Opens the context at `uri`, picks the display accelerometer, reads its calibration and
+    /// mount matrix, and makes sure it samples fast enough. Every decision is logged.
+    public init(uri: String, logger: Logger) throws {
+        let context = try IIOContext(uri: uri)
+        let found = try AccelerometerDiscovery.displayAccelerometer(in: context)
+        let device = found.device
+        self.context = context
+        self.device = device
+
+        let matrix = MountMatrixSelection(choosingFrom: Self.mountMatrixCandidates(for: device, in: context))
+        for rejected in matrix.rejected {
+            logger.warning("ignoring malformed mount matrix from \(rejected.source): '\(rejected.text.trimmingCharacters(in: .whitespacesAndNewlines))' (\(rejected.error)); trying the next source")
+        }
+        let calibration = AccelerometerCalibration(
+            x: Self.calibration(of: "accel_x", on: device, in: context, logger: logger),
+            y: Self.calibration(of: "accel_y", on: device, in: context, logger: logger),
+            z: Self.calibration(of: "accel_z", on: device, in: context, logger: logger))
+        info = SensorInfo(
+            uri: uri, device: device.description, location: found.location,
+            mountMatrix: matrix.matrix, mountMatrixSource: matrix.source, calibration: calibration)
+        Self.raiseSamplingFrequency(of: device, in: context, logger: logger)
+    }
+
+    public func readAcceleration() throws(SensorReadError) -> Vector3 {
+        let raw = Vector3(try readRaw("accel_x"), try readRaw("accel_y"), try readRaw("accel_z"))
+        return info.mountMatrix.apply(to: info.calibration.acceleration(fromRaw: raw))
+    }
+
+    private func readRaw(_ channel: String) throws(SensorReadError) -> Double {
+        let attribute = "in_\(channel)_raw of \(device.id)"
+        let text: String?
+        do {
+            text = try context.channelAttribute("raw", of: channel, on: device)
+        } catch {
+            throw .unreadable(attribute: attribute, reason: IIOError.text(for: error.code))
+        }
+        guard let text else { throw .unreadable(attribute: attribute, reason: "no such attribute") }
+        guard let value = parseDecimal(text) else {
+            throw .notANumber(attribute: attribute, text: text.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        return value
+    }
+
+    /// Mount matrix sources in order of precedence (reference §3): udev's hwdb property, then the
+    /// three sysfs spellings.
+    private static func mountMatrixCandidates(for device: IIODevice, in context: IIOContext) -> [MountMatrixCandidate] {
+        var candidates: [MountMatrixCandidate] = []
+        if context.isLocal {
+            candidates.append(MountMatrixCandidate(
+                source: "udev property ACCEL_MOUNT_MATRIX of \(device.id)",
+                text: UdevProperties.value("ACCEL_MOUNT_MATRIX", subsystem: "iio", sysname: device.id)))
+        }
+        for file in ["mount_matrix", "in_accel_mount_matrix", "in_mount_matrix"] {
+            candidates.append(MountMatrixCandidate(
+                source: "sysfs \(file) of \(device.id)", text: try? context.attributeFile(file, on: device)))
+        }
+        return candidates
+    }
+
+    /// Scale and offset of one axis; libiio already prefers in_accel_x_scale over in_accel_scale.
+    private static func calibration(of channel: String, on device: IIODevice, in context: IIOContext, logger: Logger) -> AxisCalibration {
+        func number(_ attribute: String, default fallback: Double) -> Double {
+            let text: String?
+            do {
+                text = try context.channelAttribute(attribute, of: channel, on: device)
+            } catch {
+                logger.warning("\(error); using \(attribute) \(fallback)")
+                return fallback
+            }
+            guard let text else { return fallback }
+            guard let value = parseDecimal(text) else {
+                logger.warning("\(channel) \(attribute) of \(device.id) is '\(text.trimmingCharacters(in: .whitespacesAndNewlines))', not a number; using \(fallback)")
+                return fallback
+            }
+            return value
+        }
+        return AxisCalibration(scale: number("scale", default: 1), offset: number("offset", default: 0))
+    }
+
+    /// Raises a sampling frequency below 10 Hz, to the slowest listed rate that reaches it.
+    private static func raiseSamplingFrequency(of device: IIODevice, in context: IIOContext, logger: Logger) {
+        guard let text = try? context.attributeFile("sampling_frequency", on: device),
+              let current = parseDecimal(text)
+        else { return }
+        let available = (try? context.attributeFile("sampling_frequency_available", on: device))
+            .map(SamplingFrequency.parseAvailable) ?? []
+        guard let raised = SamplingFrequency.raised(current: current, available: available) else { return }
+        let value = SamplingFrequency.format(raised)
+        do {
+            try context.writeDeviceAttribute("sampling_frequency", value: value, on: device)
+            logger.info("raised sampling_frequency of \(device.id) from \(SamplingFrequency.format(current)) to \(value) Hz")
+        } catch {
+            logger.warning("\(error); the sensor may update slower than orientd polls")
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import COrientdShim
+import Glibc
+
+/// An open libiio context ("local:", "ip:host"). Not thread-safe: keep it on the thread that opened it.
+public final class IIOContext {
+    public let uri: String
+    private let handle: OpaquePointer
+
+    public init(uri: String) throws(IIOError) {
+        var error: Int32 = 0
+        guard let handle = orientd_iio_open(uri, &error) else {
+            throw IIOError(code: error, operation: "open IIO context '\(uri)'")
+        }
+        self.uri = uri
+        self.handle = handle
+    }
+
+    deinit { orientd_iio_close(handle) }
+
+    public var isLocal: Bool { uri.hasPrefix("local:") }
+
+    public var devices: [IIODevice] {
+        (0..<orientd_iio_device_count(handle)).map { index in
+            IIODevice(
+                index: index,
+                id: string(orientd_iio_device_id(handle, index)) ?? "device\(index)",
+                name: string(orientd_iio_device_name(handle, index)),
+                label: string(orientd_iio_device_label(handle, index)))
+        }
+    }
+
+    public func hasInputChannel(_ channel: String, on device: IIODevice) -> Bool {
+        orientd_iio_device_has_input_channel(handle, device.index, channel)
+    }
+
+    /// A channel attribute by its IIO name ("raw", "scale"), per-axis before shared; nil if absent.
+    public func channelAttribute(_ attribute: String, of channel: String, on device: IIODevice) throws(IIOError) -> String? {
+        try readText(what: "read \(channel) \(attribute) of \(device.id)") { buffer, length in
+            orientd_iio_read_channel_attribute(handle, device.index, channel, attribute, buffer, length)
+        }
+    }
+
+    /// An attribute by its sysfs file name ("mount_matrix", "sampling_frequency"); nil if absent.
+    public func attributeFile(_ file: String, on device: IIODevice) throws(IIOError) -> String? {
+        try readText(what: "read \(file) of \(device.id)") { buffer, length in
+            orientd_iio_read_attribute_file(handle, device.index, file, buffer, length)
+        }
+    }
+
+    public func writeDeviceAttribute(_ attribute: String, value: String, on device: IIODevice) throws(IIOError) {
+        let result = orientd_iio_write_device_attribute(handle, device.index, attribute, value)
+        if result < 0 { throw IIOError(code: -result, operation: "write '\(value)' to \(attribute) of \(device.id)") }
+    }
+
+    private func readText(what: String, _ read: (UnsafeMutablePointer<CChar>, Int) -> Int) throws(IIOError) -> String? {
+        var buffer = [CChar](repeating: 0, count: 512)
+        let result = buffer.withUnsafeMutableBufferPointer { read($0.baseAddress!, $0.count) }
+        if result == -Int(ENOENT) { return nil }
+        if result < 0 { throw IIOError(code: Int32(-result), operation: what) }
+        // libiio counts the terminating NUL in the length it returns: stop at the first NUL.
+        return String(decoding: buffer.prefix(result).prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private func string(_ pointer: UnsafePointer<CChar>?) -> String? {
+        pointer.map { String(cString: $0) }
+    }
+}
+
+/// One device of an IIO context, as libiio lists it.
+public struct IIODevice: Sendable, CustomStringConvertible {
+    public let index: UInt32
+    /// The kernel's id, "iio:device0".
+    public let id: String
+    /// The driver's name, "accel_3d".
+    public let name: String?
+    /// The sysfs label, "accel-display".
+    public let label: String?
+
+    public var description: String { name.map { "\(id) (\($0))" } ?? id }
+}
+
+/// A libiio call that failed, with its errno value.
+public struct IIOError: Error, CustomStringConvertible {
+    public let code: Int32
+    public let operation: String
+
+    public var description: String { "cannot \(operation): \(IIOError.text(for: code))" }
+
+    static func text(for code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        orientd_iio_strerror(code, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,142 @@
+#include "orientd_shim.h"
+
+#include <errno.h>
+#include <iio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct orientd_iio_context {
+    struct iio_context *iio;
+};
+
+orientd_iio_context *orientd_iio_open(const char *uri, int *error)
+{
+    // libiio's "ip:host:port" parser writes into the string it is given: hand it a copy.
+    char *copy = strdup(uri);
+    if (!copy) {
+        *error = ENOMEM;
+        return NULL;
+    }
+    errno = 0;
+    struct iio_context *iio = iio_create_context_from_uri(copy);
+    int saved = errno;
+    free(copy);
+    if (!iio) {
+        *error = saved ? saved : ENODEV;
+        return NULL;
+    }
+    orientd_iio_context *context = calloc(1, sizeof(*context));
+    if (!context) {
+        iio_context_destroy(iio);
+        *error = ENOMEM;
+        return NULL;
+    }
+    context->iio = iio;
+    return context;
+}
+
+void orientd_iio_close(orientd_iio_context *context)
+{
+    if (!context)
+        return;
+    iio_context_destroy(context->iio);
+    free(context);
+}
+
+const char *orientd_iio_context_description(const orientd_iio_context *context)
+{
+    const char *uri = iio_context_get_attr_value(context->iio, "uri");
+    return uri ? uri : iio_context_get_name(context->iio);
+}
+
+static struct iio_device *device_at(const orientd_iio_context *context, unsigned device)
+{
+    if (device >= iio_context_get_devices_count(context->iio))
+        return NULL;
+    return iio_context_get_device(context->iio, device);
+}
+
+unsigned orientd_iio_device_count(const orientd_iio_context *context)
+{
+    return iio_context_get_devices_count(context->iio);
+}
+
+const char *orientd_iio_device_id(const orientd_iio_context *context, unsigned device)
+{
+    struct iio_device *dev = device_at(context, device);
+    return dev ? iio_device_get_id(dev) : NULL;
+}
+
+const char *orientd_iio_device_name(const orientd_iio_context *context, unsigned device)
+{
+    struct iio_device *dev = device_at(context, device);
+    return dev ? iio_device_get_name(dev) : NULL;
+}
+
+const char *orientd_iio_device_label(const orientd_iio_context *context, unsigned device)
+{
+    struct iio_device *dev = device_at(context, device);
+    return dev ? iio_device_get_label(dev) : NULL;
+}
+
+bool orientd_iio_device_has_input_channel(const orientd_iio_context *context, unsigned device,
+                                          const char *channel)
+{
+    struct iio_device *dev = device_at(context, device);
+    return dev && iio_device_find_channel(dev, channel, false) != NULL;
+}
+
+ssize_t orientd_iio_read_channel_attribute(const orientd_iio_context *context, unsigned device,
+                                           const char *channel, const char *attribute,
+                                           char *buffer, size_t length)
+{
+    struct iio_device *dev = device_at(context, device);
+    struct iio_channel *chn = dev ? iio_device_find_channel(dev, channel, false) : NULL;
+    if (!chn)
+        return -ENODEV;
+    if (!iio_channel_find_attr(chn, attribute))
+        return -ENOENT;
+    return iio_channel_attr_read(chn, attribute, buffer, length);
+}
+
+ssize_t orientd_iio_read_attribute_file(const orientd_iio_context *context, unsigned device,
+                                        const char *file, char *buffer, size_t length)
+{
+    struct iio_device *dev = device_at(context, device);
+    if (!dev)
+        return -ENODEV;
+    if (iio_device_find_attr(dev, file))
+        return iio_device_attr_read(dev, file, buffer, length);
+
+    // libiio files "in_accel_mount_matrix" as attribute "mount_matrix" of each accel channel and
+    // "in_mount_matrix" as attribute "matrix" of a pseudo channel "mount": find it by file name.
+    unsigned channels = iio_device_get_channels_count(dev);
+    for (unsigned c = 0; c < channels; c++) {
+        const struct iio_channel *chn = iio_device_get_channel(dev, c);
+        unsigned attributes = iio_channel_get_attrs_count(chn);
+        for (unsigned a = 0; a < attributes; a++) {
+            const char *name = iio_channel_get_attr(chn, a);
+            const char *filename = iio_channel_attr_get_filename(chn, name);
+            if (filename && strcmp(filename, file) == 0)
+                return iio_channel_attr_read(chn, name, buffer, length);
+        }
+    }
+    return -ENOENT;
+}
+
+int orientd_iio_write_device_attribute(const orientd_iio_context *context, unsigned device,
+                                       const char *attribute, const char *value)
+{
+    struct iio_device *dev = device_at(context, device);
+    if (!dev)
+        return -ENODEV;
+    if (!iio_device_find_attr(dev, attribute))
+        return -ENOENT;
+    ssize_t written = iio_device_attr_write(dev, attribute, value);
+    return written < 0 ? (int)written : 0;
+}
+
+void orientd_iio_strerror(int error, char *buffer, size_t length)
+{
+    iio_strerror(error, buffer, length);
+}

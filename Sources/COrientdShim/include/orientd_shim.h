@@ -1,0 +1,56 @@
+// The C boundary of orientd. Swift sees only opaque handles, C strings and negative errno values,
+// so a port to libiio 1.0 (new header, new context and attribute calls) touches only this target.
+#ifndef ORIENTD_SHIM_H
+#define ORIENTD_SHIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef struct orientd_iio_context orientd_iio_context;
+
+/// Opens an IIO context ("local:", "ip:host[:port]", ...). On failure returns NULL and stores a
+/// positive errno value in *error.
+orientd_iio_context *orientd_iio_open(const char *uri, int *error);
+void orientd_iio_close(orientd_iio_context *context);
+
+/// The URI or description the context reports of itself (owned by the context).
+const char *orientd_iio_context_description(const orientd_iio_context *context);
+
+unsigned orientd_iio_device_count(const orientd_iio_context *context);
+/// Kernel id ("iio:device0"), driver name ("accel_3d", may be NULL) and label (may be NULL).
+const char *orientd_iio_device_id(const orientd_iio_context *context, unsigned device);
+const char *orientd_iio_device_name(const orientd_iio_context *context, unsigned device);
+const char *orientd_iio_device_label(const orientd_iio_context *context, unsigned device);
+/// Whether the device has an input channel with this id ("accel_x").
+bool orientd_iio_device_has_input_channel(const orientd_iio_context *context, unsigned device,
+                                          const char *channel);
+
+/// Reads a channel attribute by its IIO name ("raw", "scale", "offset"). Per-axis attributes
+/// take precedence over the shared ones (libiio resolves in_accel_x_scale before in_accel_scale).
+/// Returns the length of the NUL-terminated text in buffer, or a negative errno value.
+ssize_t orientd_iio_read_channel_attribute(const orientd_iio_context *context, unsigned device,
+                                           const char *channel, const char *attribute,
+                                           char *buffer, size_t length);
+
+/// Reads an attribute by its sysfs file name ("mount_matrix", "in_accel_mount_matrix",
+/// "in_mount_matrix", "sampling_frequency"), wherever libiio has filed it (device attribute or
+/// the attribute of some channel). Returns the text length, -ENOENT when there is no such file,
+/// or another negative errno value.
+ssize_t orientd_iio_read_attribute_file(const orientd_iio_context *context, unsigned device,
+                                        const char *file, char *buffer, size_t length);
+
+/// Writes a device attribute ("sampling_frequency"). Returns 0 or a negative errno value.
+int orientd_iio_write_device_attribute(const orientd_iio_context *context, unsigned device,
+                                       const char *attribute, const char *value);
+
+/// Text for an errno value as libiio words it.
+void orientd_iio_strerror(int error, char *buffer, size_t length);
+
+/// Looks up a udev property (e.g. ACCEL_MOUNT_MATRIX) of the device SUBSYSTEM/SYSNAME on this
+/// machine. Returns the text length, -ENOENT when the device or the property is absent, or
+/// another negative errno value.
+ssize_t orientd_udev_device_property(const char *subsystem, const char *sysname,
+                                     const char *property, char *buffer, size_t length);
+
+#endif

@@ -1,0 +1,25 @@
+import Foundation
+
+/// Angles of an acceleration vector in orientd's frame (after the mount matrix: x right, y up
+/// reads -1 g when upright, z out of the screen), in degrees.
+public enum Geometry {
+    /// How far the screen faces the sky (+90°) or the floor (-90°); 0° when upright.
+    public static func tilt(of vector: Vector3) -> Double {
+        let magnitude = vector.magnitude
+        guard magnitude > 0 else { return 0 }
+        return asin(max(-1, min(1, vector.z / magnitude))) * 180 / .pi
+    }
+
+    /// The rotation of the device in the screen's plane, 0° portrait, 90° landscapeLeft,
+    /// 180° upside down, 270° landscapeRight. Uses x and y only: the sign of z never decides it.
+    public static func inPlaneAngle(of vector: Vector3) -> Double {
+        let degrees = atan2(-vector.x, -vector.y) * 180 / .pi
+        return degrees < 0 ? degrees + 360 : degrees
+    }
+
+    /// The smallest difference between two angles, 0...180°.
+    public static func angularDistance(_ a: Double, _ b: Double) -> Double {
+        let difference = abs(a - b).truncatingRemainder(dividingBy: 360)
+        return difference > 180 ? 360 - difference : difference
+    }
+}

@@ -1,0 +1,75 @@
+/// A request's id, echoed in its reply: a JSON integer or string, chosen by the client.
+public enum RequestID: Codable, Hashable, Sendable, CustomStringConvertible {
+    case integer(Int64)
+    case string(String)
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(Int64.self) {
+            self = .integer(value)
+        } else {
+            self = .string(try container.decode(String.self))
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .integer(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .integer(let value): String(value)
+        case .string(let value): "\"\(value)\""
+        }
+    }
+}
+
+/// The methods of protocol v1.
+public enum Method: String, Sendable, CaseIterable {
+    case get
+    case subscribe
+    case unsubscribe
+}
+
+/// A request line as the client sent it: `{"id": ID, "method": NAME, ...}`. Unknown members are ignored.
+public struct Request: Equatable, Sendable {
+    public var id: RequestID
+    public var method: String
+
+    public init(id: RequestID, method: String) {
+        self.id = id
+        self.method = method
+    }
+
+    /// Reads a request line (without its newline). A failure carries the id when one could be read,
+    /// so the error reply can name it.
+    public static func parse<Bytes: Collection<UInt8>>(_ line: Bytes) -> Result<Request, RequestFailure> {
+        guard let value = Wire.decode(line) else {
+            return .failure(RequestFailure(id: nil, error: .init(.invalidJSON, "the request is not valid JSON")))
+        }
+        guard case .object(let members) = value else {
+            return .failure(RequestFailure(id: nil, error: .init(.invalidRequest, "a request must be a JSON object")))
+        }
+        let id: RequestID
+        switch members["id"] {
+        case .integer(let number): id = .integer(number)
+        case .string(let text): id = .string(text)
+        default:
+            return .failure(RequestFailure(id: nil, error: .init(.invalidRequest, "\"id\" must be an integer or a string")))
+        }
+        guard let method = members["method"]?.stringValue else {
+            return .failure(RequestFailure(id: id, error: .init(.invalidRequest, "\"method\" must be a string")))
+        }
+        return .success(Request(id: id, method: method))
+    }
+}
+
+/// A request that could not be read, and what to answer.
+public struct RequestFailure: Error, Equatable, Sendable {
+    public var id: RequestID?
+    public var error: ProtocolError
+}
