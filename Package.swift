@@ -68,6 +68,7 @@ let package = Package(
         .testTarget(name: "OrientdProtocolTests", dependencies: ["OrientdProtocol"]),
         .testTarget(name: "OrientdIntegrationTests", dependencies: [
             "CUmockdevShim", "OrientdClient", "OrientdProtocol", "OrientationCore",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .target(name: "orientd"), .target(name: "orientctl"),
         ]),
     ]

@@ -14,6 +14,16 @@ struct Orientctl: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [Get.self, Monitor.self])
+
+    static func main() {
+        // A program started from a thread that blocks signals (a libdispatch worker, for example
+        // a Swift app using Foundation's Process) inherits that mask: without this, Ctrl-C and
+        // SIGTERM could never end 'orientctl monitor'.
+        var all = sigset_t()
+        sigfillset(&all)
+        sigprocmask(SIG_UNBLOCK, &all, nil)
+        main(nil)
+    }
 }
 
 /// Options every subcommand takes.

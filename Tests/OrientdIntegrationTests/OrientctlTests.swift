@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+extension IntegrationTests {
+    @Suite struct OrientctlTests {
+        @Test func getPrintsTheNameOrTheResultObject() throws {
+            let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard(.portraitUpsideDown))
+            let plain = try run("orientctl", ["get", "--socket", daemon.socketPath])
+            #expect(plain.status == 0)
+            #expect(plain.standardOutput == "portraitUpsideDown\n")
+            let json = try run("orientctl", ["get", "--json"], environment: ["ORIENTD_SOCKET": daemon.socketPath])
+            #expect(json.status == 0)
+            #expect(json.standardOutput == #"{"orientation":"portraitUpsideDown"}"# + "\n")
+        }
+
+        @Test func unreachableDaemonSaysWhereItLookedAndHowToStartIt() throws {
+            let missing = makeScratchDirectory() + "/nobody.sock"
+            for command in ["get", "monitor"] {
+                let result = try run("orientctl", [command, "--socket", missing])
+                #expect(result.status != 0)
+                #expect(result.standardOutput.isEmpty)
+                #expect(result.standardError.contains(missing))
+                #expect(result.standardError.contains("systemctl start orientd"))
+            }
+        }
+
+        @Test("--help explains every command", arguments: [["--help"], ["get", "--help"], ["monitor", "--help"]])
+        func helpForEveryCommand(arguments: [String]) throws {
+            let result = try run("orientctl", arguments)
+            #expect(result.status == 0)
+            #expect(result.standardOutput.contains("USAGE:"))
+            #expect(result.standardOutput.contains("--socket") || arguments == ["--help"])
+        }
+
+        @Test func orientdHelpNamesItsOptions() throws {
+            let result = try run("orientd", ["--help"])
+            #expect(result.status == 0)
+            for option in ["--uri", "--socket", "--rate", "ORIENTD_SOCKET"] {
+                #expect(result.standardOutput.contains(option))
+            }
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import NIOConcurrencyHelpers
+import OrientdProtocol
+@testable import OrientdClient
+
+/// Where `swift build` put orientd and orientctl: beside the test bundle.
+enum Products {
+    static let directory: URL = {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        if directory.lastPathComponent == "Linux" || directory.lastPathComponent == "MacOS" {
+            directory = directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        }
+        return directory
+    }()
+
+    static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+}
+
+/// Polls `condition` until it holds or `timeout` seconds pass.
+@discardableResult
+func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        Thread.sleep(forTimeInterval: 0.02)
+    }
+    return condition()
+}
+
+/// A short, private directory for sockets (a Unix socket path must fit in 108 bytes).
+func makeScratchDirectory() -> String {
+    var template = Array("/tmp/orientd-test-XXXXXX".utf8CString)
+    return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+}
+
+/// The real orientd, started on an emulated sensor with a socket of its own.
+final class Daemon: @unchecked Sendable {
+    let process = Process()
+    let socketPath: String
+    private let logPath: String
+
+    /// Starts orientd and waits until it answers on its socket.
+    init(sensor: EmulatedAccelerometer?, arguments: [String] = [], environment: [String: String] = [:], waitForSocket: Bool = true) throws {
+        let scratch = makeScratchDirectory()
+        socketPath = scratch + "/orientd.sock"
+        logPath = scratch + "/orientd.log"
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: Products.path("orientd"))
+        process.arguments = ["--socket", socketPath, "--log-level", "debug"] + arguments
+        var env = ProcessInfo.processInfo.environment
+        env["UMOCKDEV_DIR"] = nil
+        env.merge(sensor?.environment ?? [:]) { $1 }
+        env.merge(environment) { $1 }
+        process.environment = env
+        process.standardError = FileHandle(forWritingAtPath: logPath)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        guard waitForSocket else { return }
+        let ready = waitUntil(timeout: 10) {
+            !process.isRunning || (try? OrientdClient(socketPath: socketPath, timeout: 1)) != nil
+        }
+        guard ready, process.isRunning else {
+            stop()
+            throw TestFailure("orientd did not come up on \(socketPath); its log:\n\(log)")
+        }
+    }
+
+    deinit { stop() }
+
+    /// Everything orientd wrote to standard error so far.
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    func client() throws -> OrientdClient { try OrientdClient(socketPath: socketPath) }
+
+    func currentOrientation() throws -> String {
+        try client().currentOrientation().rawValue
+    }
+
+    /// Ends the daemon with SIGTERM, as systemd would, and returns its exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning {
+            process.terminate()
+            if !waitUntil(timeout: 5, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
+        }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Resident memory of the daemon in KiB, from /proc.
+    var residentKiB: Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+}
+
+/// A command that ran to completion.
+struct Finished {
+    let status: Int32
+    let standardOutput: String
+    let standardError: String
+}
+
+/// Runs orientctl (or another product) to completion.
+func run(_ product: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Finished {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Products.path(product))
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let output = Pipe(), error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Finished(status: process.terminationStatus,
+                    standardOutput: String(decoding: outputData, as: UTF8.self),
+                    standardError: String(decoding: errorData, as: UTF8.self))
+}
+
+/// A long-running process whose standard output lines are collected as they arrive.
+final class StreamingProcess: @unchecked Sendable {
+    let process = Process()
+    private let lines = NIOLockedValueBox<[(text: String, time: Date)]>([])
+    private let reader: Thread
+
+    init(_ product: String, _ arguments: [String]) throws {
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: Products.path(product))
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let handle = output.fileHandleForReading
+        let lines = self.lines
+        reader = Thread {
+            var pending = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    let text = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                    pending.removeSubrange(pending.startIndex...newline)
+                    lines.withLockedValue { $0.append((text, Date())) }
+                }
+            }
+        }
+        try process.run()
+        reader.start()
+    }
+
+    deinit { stop() }
+
+    var collected: [(text: String, time: Date)] { lines.withLockedValue { $0 } }
+
+    /// Waits until at least `count` lines arrived; returns whether they did within `timeout`.
+    func waitForLines(_ count: Int, timeout: Double) -> Bool {
+        waitUntil(timeout: timeout) { collected.count >= count }
+    }
+
+    func stop() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}
+
+/// A raw connection, for speaking the protocol line by line as any-language clients do.
+func rawConnection(to daemon: Daemon, timeout: Double = 5) throws -> DaemonConnection {
+    let connection = try DaemonConnection(socketPath: daemon.socketPath)
+    connection.setReadTimeout(timeout)
+    return connection
+}
+
+extension DaemonConnection {
+    func send(_ text: String) throws { try send(Array((text + "\n").utf8)) }
+
+    func readText() throws -> String? { try readLine().map { String(decoding: $0, as: UTF8.self) } }
+
+    func readJSON() throws -> JSONValue? { try readLine().flatMap { Wire.decode($0) } }
+}

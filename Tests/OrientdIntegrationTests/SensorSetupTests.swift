@@ -1,0 +1,78 @@
+import Foundation
+import OrientationCore
+import Testing
+
+extension IntegrationTests {
+    @Suite struct SensorSetupTests {
+        /// A malformed udev matrix is logged with its source and text, and the sysfs one is used.
+        /// With the identity this reading would be landscapeRight; with the sysfs matrix it is portrait.
+        @Test func malformedMatrixFallsBackToTheNextSource() throws {
+            let sensor = try EmulatedAccelerometer(
+                attributes: [
+                    "name": "accel_3d", "in_accel_x_raw": "523", "in_accel_y_raw": "13", "in_accel_z_raw": "5",
+                    "in_accel_scale": "0.019163", "mount_matrix": "0, -1, 0; -1, 0, 0; 0, 0, 1",
+                ],
+                properties: ["ACCEL_MOUNT_MATRIX": "0, 0, 0; 0, 1, 0; 0, 0, 1"])
+            let daemon = try Daemon(sensor: sensor)
+            #expect(try daemon.currentOrientation() == "portrait")
+            let warning = daemon.log.split(separator: "\n").first { $0.contains("malformed mount matrix") }
+            #expect(warning?.contains("udev property ACCEL_MOUNT_MATRIX") == true)
+            #expect(warning?.contains("'0, 0, 0; 0, 1, 0; 0, 0, 1'") == true)
+            #expect(warning?.contains("row 1 is all zeros") == true)
+            #expect(daemon.log.contains("from sysfs mount_matrix of iio:device0"))
+        }
+
+        @Test("slow sensors are raised to at least 10 Hz", arguments: [
+            ("5.2", "3 6 12 25 50 100 200 400 800 1600", "12"),
+            ("6.250000", "800.000000 400.000000 200.000000 100.000000 50.000000 25.000000 12.500000 6.250000 1.560000", "12.5"),
+            ("5.2", nil, "10"),
+            ("50", "3 6 12 25 50", "50"),
+        ])
+        func samplingFrequencyIsRaised(current: String, available: String?, expected: String) throws {
+            var extra = ["sampling_frequency": current]
+            extra["sampling_frequency_available"] = available
+            let sensor = try EmulatedAccelerometer.standard(extra: extra)
+            let daemon = try Daemon(sensor: sensor)
+            #expect(sensor.value(of: "sampling_frequency") == expected, "\(daemon.log)")
+        }
+
+        @Test func displayAccelerometerIsPreferredOverTheBase() throws {
+            // iio:device0 (udev: base) reads landscapeRight; iio:device1 (label: accel-display) reads portrait.
+            let sensor = try EmulatedAccelerometer(
+                attributes: ["name": "accel_3d", "in_accel_x_raw": "256", "in_accel_y_raw": "0", "in_accel_z_raw": "0"],
+                properties: ["ACCEL_LOCATION": "base"],
+                otherDevices: """
+                    P: /devices/platform/display-accel/iio:device1
+                    N: iio:device1
+                    E: SUBSYSTEM=iio
+                    A: name=accel_3d\\n
+                    A: label=accel-display\\n
+                    A: in_accel_x_raw=0\\n
+                    A: in_accel_y_raw=-256\\n
+                    A: in_accel_z_raw=0\\n
+
+                    """)
+            let daemon = try Daemon(sensor: sensor)
+            #expect(try daemon.currentOrientation() == "portrait")
+            #expect(daemon.log.contains("reading iio:device1"))
+        }
+
+        @Test func noAccelerometerIsOneClearLine() throws {
+            let testbed = try EmulatedAccelerometer(onlyDevices: """
+                P: /devices/platform/als/iio:device0
+                N: iio:device0
+                E: SUBSYSTEM=iio
+                A: name=als\\n
+                A: in_illuminance_raw=5\\n
+
+                """)
+            let daemon = try Daemon(sensor: testbed, waitForSocket: false)
+            #expect(waitUntil(timeout: 10) { !daemon.process.isRunning })
+            #expect(daemon.stop() != 0)
+            let lines = daemon.log.split(separator: "\n")
+            #expect(lines.count == 1, "\(daemon.log)")
+            #expect(lines.first?.contains("IIO context 'local:'") == true)
+            #expect(lines.first?.contains("iio:device0 (als)") == true)
+        }
+    }
+}
