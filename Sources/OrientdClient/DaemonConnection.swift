@@ -4,7 +4,7 @@ import Glibc
 /// A blocking line-oriented connection to orientd's Unix socket.
 final class DaemonConnection {
     let socketPath: String
-    private let descriptor: Int32
+    let descriptor: Int32
     private var received: [UInt8] = []
 
     init(socketPath: String) throws(OrientdClientError) {

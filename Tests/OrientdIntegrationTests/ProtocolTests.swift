@@ -1,0 +1,148 @@
+import Foundation
+import OrientationCore
+import OrientdProtocol
+import Testing
+@testable import OrientdClient
+
+extension IntegrationTests {
+    @Suite struct ProtocolTests {
+        /// One example session from docs/protocol.md.
+        struct Session: CustomTestStringConvertible, Sendable {
+            let number: Int
+            let lines: [String]
+            var testDescription: String { "example \(number): \(lines.first { $0.hasPrefix("→") } ?? "")" }
+        }
+
+        static let documentedSessions: [Session] = {
+            let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../docs/protocol.md").standardized.path
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+            var sessions: [Session] = []
+            var current: [String]?
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+                if line == "```session" {
+                    current = []
+                } else if line == "```", let lines = current {
+                    sessions.append(Session(number: sessions.count + 1, lines: lines))
+                    current = nil
+                } else if current != nil {
+                    current!.append(line)
+                }
+            }
+            return sessions
+        }()
+
+        @Test func theDocumentHasExamples() {
+            #expect(Self.documentedSessions.count >= 3)
+        }
+
+        /// Replays a documented session against the real daemon, line by line.
+        @Test("docs/protocol.md examples", arguments: documentedSessions)
+        func documentedExample(session: Session) throws {
+            let start = try #require(session.lines.first.flatMap { Self.orientation(after: "# the device is in ", in: $0) },
+                                     "a session starts with '# the device is in ORIENTATION'")
+            let sensor = try EmulatedAccelerometer.standard(start)
+            let daemon = try Daemon(sensor: sensor)
+            let connection = try rawConnection(to: daemon)
+            for line in session.lines.dropFirst() {
+                if let orientation = Self.orientation(after: "# the device turns to ", in: line) {
+                    sensor.turn(to: orientation)
+                } else if line.hasPrefix("→ ") {
+                    try connection.send(String(line.dropFirst(2)))
+                } else if line.hasPrefix("← ") {
+                    let expected = try #require(Wire.decode(Array(line.dropFirst(2).utf8)), "example line is not JSON: \(line)")
+                    let received = try #require(try connection.readJSON(), "no line from orientd where the example has \(line)")
+                    #expect(Self.matches(received, expected), "expected \(line)\nreceived \(received)")
+                } else {
+                    Issue.record("unreadable example line: \(line)")
+                }
+            }
+        }
+
+        static func orientation(after prefix: String, in line: String) -> Orientation? {
+            line.hasPrefix(prefix) ? Orientation(rawValue: String(line.dropFirst(prefix.count))) : nil
+        }
+
+        /// Equal member by member, except that `timestamp` and `server` need only have the same type.
+        static func matches(_ received: JSONValue, _ expected: JSONValue, key: String? = nil) -> Bool {
+            switch (received, expected, key) {
+            case (.number, .number, "timestamp"), (.integer, .number, "timestamp"), (.string, .string, "server"):
+                return true
+            case (.object(let got), .object(let want), _):
+                return got.keys.sorted() == want.keys.sorted()
+                    && want.allSatisfy { key, value in got[key].map { matches($0, value, key: key) } ?? false }
+            default:
+                return received == expected
+            }
+        }
+
+        @Test func anOverlongRequestIsAnsweredThenClosed() throws {
+            let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard())
+            let connection = try rawConnection(to: daemon)
+            _ = try connection.readJSON()
+            try connection.send(String(repeating: "x", count: Wire.maximumRequestLength + 100))
+            let reply = try #require(try connection.readJSON())
+            #expect(reply["error"]?["code"] == .string("request-too-long"))
+            #expect(reply["id"] == nil)
+            #expect(try connection.readLine() == nil, "the connection must be closed")
+            // Everyone else is still served.
+            #expect(try daemon.currentOrientation() == "portrait")
+        }
+
+        @Test func aLongRequestWithinTheLimitIsServed() throws {
+            let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard())
+            let connection = try rawConnection(to: daemon)
+            _ = try connection.readJSON()
+            let padding = String(repeating: "p", count: Wire.maximumRequestLength - 60)
+            try connection.send(#"{"id":1,"method":"get","padding":"\#(padding)"}"#)
+            #expect(try connection.readJSON()?["result"]?["orientation"] == .string("portrait"))
+        }
+
+        /// A subscriber that never reads: others still get every change at once, the daemon's memory
+        /// stays bounded while the client floods it with requests, and when the slow client finally
+        /// reads it ends with the latest orientation.
+        @Test func aClientThatNeverReadsHurtsNobody() throws {
+            let sensor = try EmulatedAccelerometer.standard(.portrait)
+            let daemon = try Daemon(sensor: sensor)
+            let slow = try rawConnection(to: daemon)
+            try slow.send(#"{"id":0,"method":"subscribe"}"#)
+            let memoryBefore = daemon.residentKiB
+
+            // Flood without reading until the daemon stops taking requests (its socket buffers fill).
+            let request = Array((#"{"id":1,"method":"get"}"# + "\n").utf8)
+            var sent = 0
+            while sent < 64 << 20 {
+                let written = request.withUnsafeBytes { send(slow.descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+                if written < 0 { break }
+                sent += written
+            }
+            #expect(sent < 16 << 20, "the daemon swallowed \(sent) bytes from a client that never reads")
+
+            let fast = try daemon.client()
+            #expect(try fast.subscribe() == .portrait)
+            let turns: [Orientation] = [.landscapeLeft, .portraitUpsideDown, .landscapeRight, .faceUp]
+            for orientation in turns {
+                let turnedAt = Date()
+                sensor.turn(to: orientation)
+                let event = try #require(try fast.nextEvent())
+                #expect(event["orientation"] == .string(orientation.rawValue))
+                #expect(Date().timeIntervalSince(turnedAt) < 1)
+            }
+            let growthKiB = daemon.residentKiB - memoryBefore
+            #expect(growthKiB < 10 * 1024, "daemon grew by \(growthKiB) KiB")
+
+            // The slow client reads at last: the last orientation event it gets is the latest.
+            var lastOrientation: String?
+            var orientationEvents = 0
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline, lastOrientation != "faceUp", let message = try slow.readJSON() {
+                if message["event"] == .string("deviceOrientationDidChange") {
+                    lastOrientation = message["orientation"]?.stringValue
+                    orientationEvents += 1
+                }
+            }
+            #expect(lastOrientation == "faceUp")
+            #expect(orientationEvents <= turns.count)
+        }
+    }
+}
