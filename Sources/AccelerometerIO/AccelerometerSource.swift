@@ -24,11 +24,14 @@ public enum SensorReadError: Error, Equatable, CustomStringConvertible {
     case notANumber(attribute: String, text: String)
     /// The attribute could not be read at all (the device vanished, an I/O error).
     case unreadable(attribute: String, reason: String)
+    /// The sensor is closed after failing and could not be opened again yet.
+    case unavailable(reason: String)
 
     public var description: String {
         switch self {
         case .notANumber(let attribute, let text): "\(attribute) holds '\(text)', not a number"
         case .unreadable(let attribute, let reason): "cannot read \(attribute): \(reason)"
+        case .unavailable(let reason): "the sensor is unavailable: \(reason)"
         }
     }
 }

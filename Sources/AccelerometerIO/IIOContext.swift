@@ -9,13 +9,25 @@ public final class IIOContext {
     public init(uri: String) throws(IIOError) {
         var error: Int32 = 0
         guard let handle = orientd_iio_open(uri, &error) else {
-            throw IIOError(code: error, operation: "open IIO context '\(uri)'")
+            throw IIOError(code: error, operation: "open IIO context '\(uri)'", hint: Self.hint(uri: uri, error: error))
         }
         self.uri = uri
         self.handle = handle
     }
 
     deinit { orientd_iio_close(handle) }
+
+    private static func hint(uri: String, error: Int32) -> String {
+        if uri.hasPrefix("local:") {
+            return error == ENOENT
+                ? "this machine shows no IIO devices (/sys/bus/iio/devices); is the accelerometer's kernel driver loaded?"
+                : "check that /sys/bus/iio/devices is readable"
+        }
+        if uri.hasPrefix("ip:") {
+            return "is iiod running on that host and reachable? URIs look like ip:HOST or ip:HOST:PORT (iiod's port is 30431)"
+        }
+        return "orientd reads 'local:' (this machine) or 'ip:HOST[:PORT]' (a board running iiod)"
+    }
 
     public var isLocal: Bool { uri.hasPrefix("local:") }
 
@@ -83,8 +95,12 @@ public struct IIODevice: Sendable, CustomStringConvertible {
 public struct IIOError: Error, CustomStringConvertible {
     public let code: Int32
     public let operation: String
+    /// What the person running orientd might check.
+    public var hint: String?
 
-    public var description: String { "cannot \(operation): \(IIOError.text(for: code))" }
+    public var description: String {
+        "cannot \(operation): \(IIOError.text(for: code))" + (hint.map { "; \($0)" } ?? "")
+    }
 
     static func text(for code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)

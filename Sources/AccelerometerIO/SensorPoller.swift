@@ -1,8 +1,13 @@
 import Foundation
+import Logging
 import OrientationCore
 
 /// Reads an accelerometer at a fixed rate on a thread of its own, because a libiio context must
-/// stay on one thread: the source is opened, read and closed there.
+/// stay on one thread: the source is opened, read, reopened and closed there.
+///
+/// When reads fail with I/O errors (the device vanished, iiod went away) for `reopenAfter`
+/// seconds, the source is closed and opened again, with a growing delay between attempts, so
+/// the daemon resumes by itself when the sensor comes back.
 public final class SensorPoller: @unchecked Sendable {
     /// One poll's outcome: a sample, or the reason none could be taken, with its monotonic time.
     public enum Reading: Sendable {
@@ -10,9 +15,13 @@ public final class SensorPoller: @unchecked Sendable {
         case failure(SensorReadError, time: Double)
     }
 
+    public static let reopenAfter = 2.0
+    public static let longestReopenDelay = 10.0
+
     private let rate: Double
     private let open: () throws -> any AccelerometerSource
     private let onReading: @Sendable (Reading) -> Void
+    private let logger: Logger
     private let wakeUp = DispatchSemaphore(value: 0)
     private let stopped = NSCondition()
     private var stopRequested = false
@@ -22,14 +31,17 @@ public final class SensorPoller: @unchecked Sendable {
     ///   - rate: polls per second.
     ///   - open: makes the source; called on the poller's thread.
     ///   - onReading: called on the poller's thread after every poll.
-    public init(rate: Double, open: @escaping () throws -> any AccelerometerSource, onReading: @escaping @Sendable (Reading) -> Void) {
+    public init(rate: Double, logger: Logger, open: @escaping () throws -> any AccelerometerSource,
+                onReading: @escaping @Sendable (Reading) -> Void) {
         self.rate = rate
+        self.logger = logger
         self.open = open
         self.onReading = onReading
     }
 
-    /// Starts the thread, opens the source on it and returns what it opened, or the error that
-    /// kept it from opening (the thread has then ended).
+    /// Starts the thread, opens the source on it, takes the first reading (so the orientation is
+    /// known when this returns) and returns what it opened, or the error that kept it from opening
+    /// (the thread has then ended).
     public func start() async throws -> SensorInfo {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SensorInfo, Error>) in
             let thread = Thread { [self] in
@@ -41,8 +53,7 @@ public final class SensorPoller: @unchecked Sendable {
                     continuation.resume(throwing: error)
                     return
                 }
-                continuation.resume(returning: source.info)
-                poll(source)
+                poll(source, announcing: { continuation.resume(returning: source.info) })
             }
             thread.name = "orientd-sensor"
             thread.start()
@@ -73,17 +84,52 @@ public final class SensorPoller: @unchecked Sendable {
         stopped.unlock()
     }
 
-    private func poll(_ source: any AccelerometerSource) {
+    private func poll(_ first: any AccelerometerSource, announcing announceStart: @escaping () -> Void) {
+        var announceStart: (() -> Void)? = announceStart
+        var source: (any AccelerometerSource)? = first
+        var failingSince: Double?
+        var reopen = (at: 0.0, delay: 1.0, lastError: "")
         let period = 1 / rate
         var deadline = MonotonicClock.now()
         while !shouldStop {
             let time = MonotonicClock.now()
-            do {
-                let acceleration = try source.readAcceleration()
-                onReading(.sample(AccelerometerSample(time: time, acceleration: acceleration)))
-            } catch {
-                onReading(.failure(error, time: time))
+            if let current = source {
+                do {
+                    let acceleration = try current.readAcceleration()
+                    failingSince = nil
+                    onReading(.sample(AccelerometerSample(time: time, acceleration: acceleration)))
+                } catch {
+                    onReading(.failure(error, time: time))
+                    if case .unreadable = error {
+                        failingSince = failingSince ?? time
+                        if time - failingSince! >= Self.reopenAfter {
+                            logger.warning("closing the sensor after \(Self.reopenAfter) s of failed reads (\(error)); will reopen it")
+                            source = nil
+                            reopen = (at: time, delay: 1, lastError: "")
+                        }
+                    } else {
+                        failingSince = nil
+                    }
+                }
+            } else if time >= reopen.at {
+                do {
+                    let reopened = try open()
+                    logger.notice("reopened the sensor: \(reopened.info.device) at \(reopened.info.uri)")
+                    source = reopened
+                    failingSince = nil
+                } catch {
+                    let text = "\(error)"
+                    if text != reopen.lastError {
+                        logger.warning("cannot reopen the sensor: \(text); retrying every \(Int(Self.longestReopenDelay)) s at most")
+                    }
+                    reopen = (at: time + reopen.delay, delay: min(reopen.delay * 2, Self.longestReopenDelay), lastError: text)
+                    onReading(.failure(.unavailable(reason: text), time: time))
+                }
+            } else {
+                onReading(.failure(.unavailable(reason: reopen.lastError), time: time))
             }
+            announceStart?()
+            announceStart = nil
             // Keep to the rate's grid; after a stall (suspend, slow read) start a new grid from now.
             deadline += period
             let now = MonotonicClock.now()

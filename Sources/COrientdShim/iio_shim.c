@@ -43,12 +43,6 @@ void orientd_iio_close(orientd_iio_context *context)
     free(context);
 }
 
-const char *orientd_iio_context_description(const orientd_iio_context *context)
-{
-    const char *uri = iio_context_get_attr_value(context->iio, "uri");
-    return uri ? uri : iio_context_get_name(context->iio);
-}
-
 static struct iio_device *device_at(const orientd_iio_context *context, unsigned device)
 {
     if (device >= iio_context_get_devices_count(context->iio))

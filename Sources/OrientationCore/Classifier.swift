@@ -8,7 +8,8 @@
 ///   is published (the first orientation after `unknown` is published at once);
 /// - the sign of z only separates faceUp from faceDown: in-plane decisions use x and y alone,
 ///   because hwdb matrices often get z wrong.
-/// `unknown` is published only when no reliable reading has arrived for `staleAfter`.
+/// `unknown` is published only when no reliable reading (one that could be read and has at least
+/// `minimumMagnitude`) has arrived for `staleAfter`.
 public struct Classifier: Sendable {
     public struct Settings: Equatable, Sendable {
         /// Seconds a new orientation must hold before it is published.
@@ -38,6 +39,10 @@ public struct Classifier: Sendable {
 
     /// Feeds one sample; returns the change it causes, if any.
     public mutating func classify(_ sample: AccelerometerSample) -> OrientationChange? {
+        guard sample.acceleration.magnitude >= settings.minimumMagnitude else {
+            // No usable gravity (free fall, or a sensor stuck at zero) is no reading at all.
+            return noteMissingReading(at: sample.time)
+        }
         lastReadingTime = sample.time
         guard let proposal = proposal(for: sample.acceleration), proposal != orientation else {
             candidate = nil

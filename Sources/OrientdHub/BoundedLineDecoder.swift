@@ -15,8 +15,8 @@ struct BoundedLineDecoder: ByteToMessageDecoder {
             return .needMoreData
         }
         var length = newline - buffer.readerIndex
-        if length > maximumLength { throw LineTooLong() }
         if length > 0, buffer.getInteger(at: newline - 1, as: UInt8.self) == UInt8(ascii: "\r") { length -= 1 }
+        if length > maximumLength { throw LineTooLong() }
         let line = buffer.readSlice(length: length)!
         buffer.moveReaderIndex(to: newline + 1)
         context.fireChannelRead(wrapInboundOut(line))
@@ -24,11 +24,9 @@ struct BoundedLineDecoder: ByteToMessageDecoder {
     }
 
     mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
-        // A last line without its newline is still a request.
+        // The connection is closing (no half-closure), so nothing could be answered: drop any
+        // unfinished line.
         while try decode(context: context, buffer: &buffer) == .continue {}
-        if buffer.readableBytes > 0 {
-            context.fireChannelRead(wrapInboundOut(buffer.readSlice(length: buffer.readableBytes)!))
-        }
         return .needMoreData
     }
 }

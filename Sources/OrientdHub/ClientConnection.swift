@@ -9,23 +9,38 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
     typealias OutboundOut = ByteBuffer
 
     private let hub: OrientationHub
+    private let clients: ClientCount
     private let serverName: String
     private var logger: Logger
     private var subscription: Subscription?
+    private var admitted = false
 
-    init(hub: OrientationHub, serverName: String, logger: Logger) {
+    init(hub: OrientationHub, clients: ClientCount, serverName: String, logger: Logger) {
         self.hub = hub
+        self.clients = clients
         self.serverName = serverName
         self.logger = logger
     }
 
     func channelActive(context: ChannelHandlerContext) {
+        guard clients.admit() else {
+            logger.warning("refusing a client: \(clients.maximum) are connected already (--max-clients)")
+            let reply = ErrorReply(id: nil, error: ProtocolError(
+                .tooManyClients, "orientd serves at most \(clients.maximum) clients at once; try again later"))
+            closeAfterSending(reply, context: context)
+            return
+        }
+        admitted = true
         logger.debug("client connected")
         send(HelloEvent(server: serverName, orientation: hub.orientation), context: context)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        logger.debug("client disconnected")
+        if admitted {
+            logger.debug("client disconnected")
+            clients.release()
+            admitted = false
+        }
         unsubscribe()
         context.fireChannelInactive()
     }
@@ -37,7 +52,8 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let line = unwrapInboundIn(data)
-        guard line.readableBytesView.contains(where: { !Character(UnicodeScalar($0)).isWhitespace }) else { return }
+        let blanks: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r")]
+        guard admitted, line.readableBytesView.contains(where: { !blanks.contains($0) }) else { return }
         switch Request.parse(line.readableBytesView) {
         case .failure(let failure):
             logger.debug("bad request: \(failure.error.message)")
@@ -50,12 +66,9 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         if error is BoundedLineDecoder.LineTooLong {
             logger.notice("closing a client whose request line is longer than \(Wire.maximumRequestLength) bytes")
-            let reply = ErrorReply(id: nil, error: ProtocolError(
-                .requestTooLong, "request lines are limited to \(Wire.maximumRequestLength) bytes; closing the connection"))
-            let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: Wire.line(reply)))).whenComplete { _ in
-                channel.close(promise: nil)
-            }
+            closeAfterSending(ErrorReply(id: nil, error: ProtocolError(
+                .requestTooLong, "request lines are limited to \(Wire.maximumRequestLength) bytes; closing the connection")),
+                context: context)
         } else {
             logger.debug("closing a client connection: \(error)")
             context.close(promise: nil)
@@ -88,8 +101,18 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
     }
 
     private func unsubscribe() {
-        if let subscription { hub.remove(subscription) }
+        if let subscription {
+            hub.remove(subscription)
+            subscription.cancel()
+        }
         subscription = nil
+    }
+
+    private func closeAfterSending(_ message: some Encodable, context: ChannelHandlerContext) {
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: Wire.line(message)))).whenComplete { _ in
+            channel.close(promise: nil)
+        }
     }
 
     private func send(_ message: some Encodable, context: ChannelHandlerContext) {

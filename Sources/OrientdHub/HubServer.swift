@@ -8,20 +8,22 @@ import ServiceLifecycle
 /// Serves the hub on a Unix socket until graceful shutdown.
 public struct HubServer: Service {
     public let socketPath: String
-    private let hub: OrientationHub
-    private let serverName: String
     private let logger: Logger
     private let channel: Channel
 
-    /// Binds the socket (readable and writable by every local user) and starts accepting clients.
-    /// Refuses to take over a socket another live daemon is serving.
-    public static func bind(socketPath: String, hub: OrientationHub, serverName: String, logger: Logger) async throws -> HubServer {
+    /// Binds the socket (readable and writable by every local user); clients that connect wait in
+    /// the backlog until `startAccepting()`, so none is greeted before the first reading. At most
+    /// `maximumClients` are served at once. Refuses to take over a socket another live daemon serves.
+    public static func bind(socketPath: String, hub: OrientationHub, serverName: String, maximumClients: Int,
+                            logger: Logger) async throws -> HubServer {
         let group = MultiThreadedEventLoopGroup.singleton
         if FileManager.default.fileExists(atPath: socketPath), await isServed(socketPath, group: group) {
             throw HubError("another daemon is already serving \(socketPath); stop it first or choose another --socket")
         }
+        let clients = ClientCount(maximum: maximumClients)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.autoRead, value: false)
             // A small outbound buffer per client: when it fills, the client is slow, reading from it
             // pauses and only its newest orientation is kept (see Subscription).
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 4 * 1024, high: 16 * 1024))
@@ -30,21 +32,25 @@ public struct HubServer: Service {
                     let handlers = channel.pipeline.syncOperations
                     try handlers.addHandler(BackPressureHandler())
                     try handlers.addHandler(ByteToMessageHandler(BoundedLineDecoder(maximumLength: Wire.maximumRequestLength)))
-                    try handlers.addHandler(ClientConnection(hub: hub, serverName: serverName, logger: logger))
+                    try handlers.addHandler(ClientConnection(hub: hub, clients: clients, serverName: serverName, logger: logger))
                 }
             }
         let channel: Channel
         do {
             channel = try await bootstrap.bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: true).get()
         } catch {
-            throw HubError("cannot listen on \(socketPath): \(error)")
+            throw HubError("cannot listen on \(socketPath): \(explain(error, socketPath: socketPath))")
         }
         guard chmod(socketPath, 0o666) == 0 else {
+            let reason = String(cString: strerror(errno))
             try? await channel.close()
-            throw HubError("cannot make \(socketPath) accessible to every user: \(String(cString: strerror(errno)))")
+            throw HubError("cannot make \(socketPath) usable by every user: \(reason)")
         }
-        logger.info("listening on \(socketPath)")
-        return HubServer(socketPath: socketPath, hub: hub, serverName: serverName, logger: logger, channel: channel)
+        return HubServer(socketPath: socketPath, logger: logger, channel: channel)
+    }
+
+    public func startAccepting() async throws {
+        try await channel.setOption(.autoRead, value: true).get()
     }
 
     public func run() async throws {
@@ -57,10 +63,35 @@ public struct HubServer: Service {
         logger.info("stopped listening on \(socketPath)")
     }
 
+    /// Stops listening without having served (start-up failed elsewhere).
+    public func close() async {
+        try? await channel.close()
+        unlink(socketPath)
+    }
+
     private static func isServed(_ path: String, group: EventLoopGroup) async -> Bool {
         guard let probe = try? await ClientBootstrap(group: group).connect(unixDomainSocketPath: path).get() else { return false }
         try? await probe.close()
         return true
+    }
+
+    /// SwiftNIO's errors, in words a person running the daemon can act on.
+    private static func explain(_ error: Error, socketPath: String) -> String {
+        let directory = (socketPath as NSString).deletingLastPathComponent
+        switch error {
+        case let error as IOError where error.errnoCode == ENOENT:
+            return "the directory \(directory.isEmpty ? "." : directory) does not exist"
+        case let error as IOError where error.errnoCode == EACCES || error.errnoCode == EPERM:
+            return "permission denied; run as root or choose a --socket in a directory you can write"
+        case let error as IOError:
+            return String(cString: strerror(error.errnoCode))
+        case SocketAddressError.unixDomainSocketPathTooLong:
+            return "the path is too long for a Unix socket (at most 107 bytes)"
+        case is UnixDomainSocketPathWrongType:
+            return "something that is not a socket is in the way; remove it or choose another --socket"
+        default:
+            return "\(error)"
+        }
     }
 }
 

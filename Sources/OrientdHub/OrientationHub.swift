@@ -18,8 +18,6 @@ public final class OrientationHub: Sendable {
 
     public var orientation: Orientation { state.withLockedValue { $0.orientation } }
 
-    public var subscriberCount: Int { state.withLockedValue { $0.subscriptions.count } }
-
     /// Records a change and hands it to every subscriber. Never blocks on a client.
     public func publish(_ change: OrientationChange, at timestamp: Double = Date().timeIntervalSince1970) {
         let (sequence, subscriptions) = state.withLockedValue { state in

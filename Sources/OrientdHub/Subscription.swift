@@ -10,6 +10,7 @@ final class Subscription: @unchecked Sendable {
     /// The orientation this client was last told of, by a reply or an event.
     var lastDelivered: Orientation = .unknown
     private var pending: PublishedOrientation?
+    private var cancelled = false
 
     init(channel: Channel) {
         self.channel = channel
@@ -23,9 +24,15 @@ final class Subscription: @unchecked Sendable {
         }
     }
 
+    /// Called on the event loop when the client unsubscribes: deliveries already queued are dropped.
+    func cancel() {
+        cancelled = true
+        pending = nil
+    }
+
     /// Called on the event loop when the channel may have become writable again.
     func sendPendingIfWritable() {
-        guard let change = pending, channel.isWritable, channel.isActive else { return }
+        guard !cancelled, let change = pending, channel.isWritable, channel.isActive else { return }
         pending = nil
         guard change.orientation != lastDelivered else { return }
         let event = DeviceOrientationDidChangeEvent(

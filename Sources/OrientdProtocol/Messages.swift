@@ -7,6 +7,7 @@ public struct ProtocolError: Codable, Equatable, Sendable, Error {
         case invalidRequest = "invalid-request"
         case unknownMethod = "unknown-method"
         case requestTooLong = "request-too-long"
+        case tooManyClients = "too-many-clients"
     }
 
     public var code: Code

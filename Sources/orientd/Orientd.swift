@@ -35,41 +35,64 @@ struct Orientd: AsyncParsableCommand {
     @Option(help: "Polls of the accelerometer per second.")
     var rate: Double = 25
 
-    @Option(help: ArgumentHelp("Least severe messages to log: trace, debug, info, notice, warning, error.", valueName: "level"))
+    @Option(help: ArgumentHelp("Clients served at once; more are refused with an error.", valueName: "count"))
+    var maxClients = 1024
+
+    @Option(help: ArgumentHelp("Least severe messages to log: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
     var logLevel: Logger.Level = .info
 
     func validate() throws {
         guard rate.isFinite, rate >= 1, rate <= 1000 else {
             throw ValidationError("--rate must be between 1 and 1000 polls per second, not \(rate)")
         }
+        guard maxClients >= 1 else { throw ValidationError("--max-clients must be at least 1") }
     }
 
     func run() async throws {
         let logger = DaemonLog.bootstrap(level: logLevel)
-        let hub = OrientationHub()
-        let pipeline = OrientationPipeline(hub: hub, logger: logger)
-        let poller = SensorPoller(
-            rate: rate,
-            open: { [uri] in try IIOAccelerometer(uri: uri, logger: logger) },
-            onReading: pipeline.handle)
-
-        let sensor: SensorInfo
         do {
-            sensor = try await poller.start()
-        } catch {
-            throw DaemonFailure("\(error)")
+            try await serve(logger: logger)
+        } catch let failure as DaemonFailure {
+            logger.error("\(failure)")
+            throw ExitCode.failure
         }
-        logger.info("reading \(sensor.device) at \(sensor.uri) (\(sensor.location)) \(rate) times a second; mount matrix \(sensor.mountMatrix) from \(sensor.mountMatrixSource)")
+    }
 
+    /// Binds the socket first (a bad --socket fails before the sensor is touched), then opens the
+    /// sensor, then serves until SIGTERM or SIGINT.
+    private func serve(logger: Logger) async throws {
+        let socketPath = Wire.socketPath(explicit: socket)
+        let hub = OrientationHub()
         let server: HubServer
         do {
             server = try await HubServer.bind(
-                socketPath: Wire.socketPath(explicit: socket), hub: hub,
-                serverName: "orientd \(Self.version)", logger: logger)
+                socketPath: socketPath, hub: hub, serverName: "orientd \(Self.version)",
+                maximumClients: FileDescriptorBudget.clients(wanted: maxClients, logger: logger), logger: logger)
         } catch {
-            poller.stop()
             throw DaemonFailure("\(error)")
         }
+
+        let pipeline = OrientationPipeline(hub: hub, logger: logger)
+        let poller = SensorPoller(rate: rate, logger: logger, open: { [uri, rate] in
+            let sensor = try IIOAccelerometer(uri: uri, logger: logger)
+            let info = sensor.info
+            logger.info("reading \(info.device) at \(info.uri) (\(info.location)) \(rate.formatted()) times a second; mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")
+            return sensor
+        }, onReading: pipeline.handle)
+        do {
+            _ = try await poller.start()
+        } catch {
+            await server.close()
+            throw DaemonFailure("\(error)")
+        }
+        do {
+            try await server.startAccepting()
+        } catch {
+            poller.stop()
+            await server.close()
+            throw DaemonFailure("cannot accept clients on \(socketPath): \(error)")
+        }
+        logger.info("serving the orientation on \(socketPath)")
 
         let group = ServiceGroup(
             services: [SensorService(poller: poller), server],
@@ -79,7 +102,7 @@ struct Orientd: AsyncParsableCommand {
     }
 }
 
-/// A fatal start-up problem, printed as one line ("orientd: ...") with a non-zero exit.
+/// A fatal start-up problem: logged as one line ("orientd: error: ..."), then a non-zero exit.
 struct DaemonFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }

@@ -122,9 +122,15 @@ import Foundation
         let back = stride(from: 90.0, through: 0, by: -0.4).map { gravityVector(angle: $0) }
         let changes = replay(slowTurn + back, into: &classifier)
         #expect(changes.map(\.orientation) == [.portrait, .landscapeLeft, .portrait])
-        // Left portrait beyond 67.5°, came back below 90 - 67.5 = 22.5°.
-        let leftAt = changes[1].time * 25 * 0.4
-        #expect(leftAt > 67.5 && leftAt < 67.5 + 3.5)
+        // The angle of the sample at `time`: 0.4° per sample up to 90°, then back down.
+        let upSamples = Double(slowTurn.count)
+        func angle(at time: Double) -> Double {
+            let index = (time * 25).rounded()
+            return index < upSamples ? index * 0.4 : 90 - (index - upSamples) * 0.4
+        }
+        // Left portrait beyond 67.5° (plus at most the settle time's 3 samples), came back below 22.5°.
+        #expect(angle(at: changes[1].time) > 67.5 && angle(at: changes[1].time) <= 67.5 + 1.6)
+        #expect(angle(at: changes[2].time) < 22.5 && angle(at: changes[2].time) >= 22.5 - 1.6)
     }
 
     @Test func faceUpAndFaceDownAreDecidedByTheSignOfZ() {
@@ -139,15 +145,31 @@ import Foundation
         var classifier = Classifier()
         // Enter flat at 75°, stay flat while above 65°, leave below it.
         let samples = Array(repeating: gravityVector(angle: 0, tilt: 80), count: 5)
-            + Array(repeating: gravityVector(angle: 0, tilt: 70), count: 10)
-            + Array(repeating: gravityVector(angle: 0, tilt: 50), count: 10)
-        #expect(replay(samples, into: &classifier).map(\.orientation) == [.faceUp, .portrait])
+            + Array(repeating: gravityVector(angle: 0, tilt: 70), count: 25)
+            + Array(repeating: gravityVector(angle: 0, tilt: 60), count: 10)
+        let changes = replay(samples, into: &classifier)
+        #expect(changes.map(\.orientation) == [.faceUp, .portrait])
+        // 70° kept it flat for a whole second; it stood up only once the tilt was 60°.
+        #expect(changes[1].time >= 30.0 / 25)
+        // And 70° is not flat for a device that is standing.
+        var standing = Classifier()
+        let rising = Array(repeating: gravityVector(angle: 0), count: 5) + Array(repeating: gravityVector(angle: 0, tilt: 70), count: 25)
+        #expect(replay(rising, into: &standing).map(\.orientation) == [.portrait])
     }
 
-    @Test func freeFallProposesNothing() {
+    @Test func briefFreeFallHoldsTheOrientation() {
         var classifier = Classifier()
         let samples = Array(repeating: gravityVector(angle: 0), count: 5) + Array(repeating: Vector3(0.1, 0.2, 0), count: 20)
         #expect(replay(samples, into: &classifier).map(\.orientation) == [.portrait])
+    }
+
+    @Test func aSensorStuckAtZeroBecomesUnknown() {
+        var classifier = Classifier()
+        // 1 s of good readings, then 3 s of (0, 0, 0) at 25 Hz.
+        let samples = Array(repeating: gravityVector(angle: 90), count: 25) + Array(repeating: Vector3.zero, count: 75)
+        let changes = replay(samples, into: &classifier)
+        #expect(changes.map(\.orientation) == [.landscapeLeft, .unknown])
+        #expect(abs(changes[1].time - (0.96 + classifier.settings.staleAfter)) < 0.05)
     }
 
     @Test func missingReadingsHoldTheOrientationThenGoUnknown() {

@@ -5,6 +5,9 @@ extension IntegrationTests {
     @Suite struct OrientctlTests {
         @Test func getPrintsTheNameOrTheResultObject() throws {
             let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard(.portraitUpsideDown))
+            // Every local user may use the socket.
+            let mode = try FileManager.default.attributesOfItem(atPath: daemon.socketPath)[.posixPermissions] as? Int
+            #expect(mode == 0o666)
             let plain = try run("orientctl", ["get", "--socket", daemon.socketPath])
             #expect(plain.status == 0)
             #expect(plain.standardOutput == "portraitUpsideDown\n")

@@ -57,6 +57,37 @@ extension IntegrationTests {
             #expect(daemon.log.contains("reading iio:device1"))
         }
 
+        /// The socket is bound before the sensor is touched: a bad --socket fails in one plain
+        /// sentence and leaves the sensor's sampling_frequency alone.
+        @Test("bad --socket paths are one plain sentence", arguments: [
+            ("/nonexistent/dir/orientd.sock", "the directory /nonexistent/dir does not exist"),
+            ("/tmp/" + String(repeating: "s", count: 120) + ".sock", "the path is too long for a Unix socket"),
+            ("/etc/hostname", "something that is not a socket is in the way"),
+        ])
+        func badSocketPath(path: String, explanation: String) throws {
+            let sensor = try EmulatedAccelerometer.standard(extra: ["sampling_frequency": "5.2"])
+            let daemon = try Daemon(sensor: sensor, arguments: ["--socket", path], waitForSocket: false)
+            #expect(waitUntil(timeout: 10) { !daemon.process.isRunning })
+            #expect(daemon.stop() != 0)
+            let lines = daemon.log.split(separator: "\n")
+            #expect(lines.count == 1, "\(daemon.log)")
+            #expect(lines.first == "orientd: error: cannot listen on \(path): \(explanation)" ||
+                    lines.first?.hasPrefix("orientd: error: cannot listen on \(path): \(explanation)") == true, "\(daemon.log)")
+            #expect(sensor.value(of: "sampling_frequency") == "5.2")
+        }
+
+        @Test("bad --uri values say what to check", arguments: [
+            ("bogus:", "orientd reads 'local:' (this machine) or 'ip:HOST[:PORT]'"),
+            ("ip:127.0.0.1:1", "is iiod running on that host and reachable?"),
+        ])
+        func badURI(uri: String, hint: String) throws {
+            let daemon = try Daemon(sensor: nil, arguments: ["--uri", uri], waitForSocket: false)
+            #expect(waitUntil(timeout: 10) { !daemon.process.isRunning })
+            #expect(daemon.stop() != 0)
+            #expect(daemon.log.hasPrefix("orientd: error: cannot open IIO context '\(uri)'"), "\(daemon.log)")
+            #expect(daemon.log.contains(hint), "\(daemon.log)")
+        }
+
         @Test func noAccelerometerIsOneClearLine() throws {
             let testbed = try EmulatedAccelerometer(onlyDevices: """
                 P: /devices/platform/als/iio:device0
@@ -71,6 +102,7 @@ extension IntegrationTests {
             #expect(daemon.stop() != 0)
             let lines = daemon.log.split(separator: "\n")
             #expect(lines.count == 1, "\(daemon.log)")
+            #expect(lines.first?.hasPrefix("orientd: error: no accelerometer") == true)
             #expect(lines.first?.contains("IIO context 'local:'") == true)
             #expect(lines.first?.contains("iio:device0 (als)") == true)
         }

@@ -14,9 +14,6 @@ typedef struct orientd_iio_context orientd_iio_context;
 orientd_iio_context *orientd_iio_open(const char *uri, int *error);
 void orientd_iio_close(orientd_iio_context *context);
 
-/// The URI or description the context reports of itself (owned by the context).
-const char *orientd_iio_context_description(const orientd_iio_context *context);
-
 unsigned orientd_iio_device_count(const orientd_iio_context *context);
 /// Kernel id ("iio:device0"), driver name ("accel_3d", may be NULL) and label (may be NULL).
 const char *orientd_iio_device_id(const orientd_iio_context *context, unsigned device);

@@ -1,0 +1,84 @@
+import Foundation
+import OrientationCore
+import Testing
+
+extension IntegrationTests {
+    @Suite struct RemoteSensorTests {
+        /// `--uri ip:HOST:PORT`: the real iiod serves the emulated sensor on loopback and orientd
+        /// follows a turn through libiio's network backend.
+        @Test func followsATurnThroughIiodOnLoopback() throws {
+            let sensor = try EmulatedAccelerometer.standard(.portrait)
+            let (iiod, port) = try startIiod(for: sensor)
+            defer { stop(iiod) }
+            let daemon = try Daemon(sensor: nil, arguments: ["--uri", "ip:127.0.0.1:\(port)"])
+            let client = try daemon.client()
+            #expect(try client.subscribe() == .portrait)
+            sensor.turn(to: .landscapeLeft)
+            let event = try #require(try client.nextEvent())
+            #expect(event["orientation"]?.stringValue == "landscapeLeft")
+            #expect(daemon.log.contains("at ip:127.0.0.1:\(port)"))
+        }
+
+        /// iiod dies: subscribers see `unknown`; iiod comes back on the same port: orientd reopens
+        /// the context by itself and the orientation returns, with no restart of the daemon.
+        @Test func recoversWhenIiodRestarts() throws {
+            let sensor = try EmulatedAccelerometer.standard(.landscapeRight)
+            let (iiod, port) = try startIiod(for: sensor)
+            let daemon = try Daemon(sensor: nil, arguments: ["--uri", "ip:127.0.0.1:\(port)"])
+            let client = try daemon.client()
+            client.waitIndefinitely()
+            #expect(try client.subscribe() == .landscapeRight)
+
+            stop(iiod)
+            let lost = Date()
+            #expect(try client.nextEvent()?["orientation"]?.stringValue == "unknown")
+            #expect(Date().timeIntervalSince(lost) < 5)
+
+            let (restarted, _) = try startIiod(for: sensor, port: port)
+            defer { stop(restarted) }
+            let back = Date()
+            #expect(try client.nextEvent()?["orientation"]?.stringValue == "landscapeRight")
+            #expect(Date().timeIntervalSince(back) < 12)
+            #expect(daemon.log.contains("reopened the sensor"))
+        }
+
+        /// Starts iiod inside the sensor's testbed on a free loopback port (or the given one).
+        private func startIiod(for sensor: EmulatedAccelerometer, port fixed: Int? = nil) throws -> (Process, Int) {
+            for _ in 0..<5 {
+                let port = fixed ?? Int.random(in: 20000...60000)
+                let iiod = Process()
+                iiod.executableURL = URL(fileURLWithPath: "/usr/sbin/iiod")
+                iiod.arguments = ["-D", "-p", String(port)]
+                iiod.environment = ProcessInfo.processInfo.environment.merging(sensor.environment) { $1 }
+                iiod.standardOutput = FileHandle.nullDevice
+                iiod.standardError = FileHandle.nullDevice
+                try iiod.run()
+                if waitUntil(timeout: 5, { !iiod.isRunning || isListening(port: port) }), iiod.isRunning {
+                    return (iiod, port)
+                }
+                stop(iiod)
+            }
+            throw TestFailure("iiod did not start on any port")
+        }
+
+        /// iiod inherits the test runner's blocked signal mask, so SIGTERM would never reach it.
+        private func stop(_ iiod: Process) {
+            if iiod.isRunning { kill(iiod.processIdentifier, SIGKILL) }
+            iiod.waitUntilExit()
+        }
+
+        private func isListening(port: Int) -> Bool {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(descriptor) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                }
+            }
+        }
+    }
+}
