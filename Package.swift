@@ -64,7 +64,10 @@ let package = Package(
         // Test-only wrapper over libumockdev, so tests can build emulated sysfs/udev devices.
         .target(name: "CUmockdevShim", dependencies: ["CLibUmockdev"]),
 
-        .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore"]),
+        // The scenario corpus: generated traces with the changes each must produce (reference §4).
+        .target(name: "ScenarioCorpus", dependencies: ["OrientationCore"], path: "Tests/ScenarioCorpus"),
+
+        .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore", "ScenarioCorpus"]),
         .testTarget(name: "OrientdProtocolTests", dependencies: ["OrientdProtocol"]),
         .testTarget(name: "OrientdIntegrationTests", dependencies: [
             "CUmockdevShim", "OrientdClient", "OrientdProtocol", "OrientationCore",

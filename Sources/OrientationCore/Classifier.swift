@@ -1,95 +1,157 @@
-/// Turns accelerometer samples into published orientation changes without flapping.
+/// Turns accelerometer samples into published orientation changes: Android's window-orientation
+/// judge made stricter, with every constant in `ClassifierSettings`.
 ///
-/// Three rules keep it steady:
-/// - hysteresis: an in-plane orientation is kept until the in-plane angle is more than
-///   45° + `hysteresis` from its centre, so a reading jittering at a 45° border cannot alternate;
-///   lying flat is entered at `faceTiltEnter` and left below `faceTiltLeave`;
-/// - settle time: a new orientation must be proposed by every sample for `settleTime` before it
-///   is published (the first orientation after `unknown` is published at once);
-/// - the sign of z only separates faceUp from faceDown: in-plane decisions use x and y alone,
-///   because hwdb matrices often get z wrong.
-/// `unknown` is published only when no reliable reading (one that could be read and has at least
-/// `minimumMagnitude`) has arrived for `staleAfter`.
+/// Per sample: low-pass filter the vector (restarting after gaps); gate on magnitude (free fall
+/// decides nothing, acceleration locks decisions out for a while); lying flat (|tilt| ≥ 80°)
+/// proposes faceUp/faceDown, otherwise the in-plane angle (x and y only: the sign of z never picks
+/// among the in-plane four) proposes the nearest orientation, with hysteresis around the current one
+/// and a tilt limit per orientation. A proposal is published once it has held for the settle time
+/// and no lockout (acceleration, swing, end of lying flat) is in force.
+///
+/// The in-plane orientation stays known underneath faceUp/faceDown, so lifting the device back
+/// returns to it directly. `unknown` is published only when there is no reliable reading: none yet,
+/// or none for `staleAfterMs`.
 public struct Classifier: Sendable {
-    public struct Settings: Equatable, Sendable {
-        /// Seconds a new orientation must hold before it is published.
-        public var settleTime: Double = 0.1
-        /// Degrees beyond the 45° border an in-plane angle must go to leave the current orientation.
-        public var hysteresis: Double = 22.5
-        /// Tilt (degrees from upright) at which the device counts as lying flat.
-        public var faceTiltEnter: Double = 75
-        /// Tilt below which a device lying flat counts as upright again.
-        public var faceTiltLeave: Double = 65
-        /// Below this magnitude (m/s²) there is no usable gravity: free fall or a dead sensor.
-        public var minimumMagnitude: Double = 1
-        /// Seconds without a reliable reading after which the orientation becomes unknown.
-        public var staleAfter: Double = 2
-
-        public init() {}
-    }
-
-    public let settings: Settings
+    public let settings: ClassifierSettings
     public private(set) var orientation: Orientation = .unknown
+    /// The last in-plane orientation decided: what the device shows while it lies flat.
+    public private(set) var inPlaneOrientation: Orientation = .unknown
+    /// Angles of the filtered vector after the last usable sample.
+    public private(set) var angles: OrientationAngles?
+
+    private var filter: LowPassFilter
     private var candidate: (orientation: Orientation, since: Double)?
     private var lastReadingTime: Double?
+    private var flatSince: Double?
+    private var lockedOutUntil = -Double.infinity
+    private var flatEndedLockoutUntil = -Double.infinity
+    private var recentTilts: [(time: Double, tilt: Double)] = []
+    private var lastInPlaneAngle: (time: Double, angle: Double)?
 
-    public init(settings: Settings = Settings()) {
+    public init(settings: ClassifierSettings = ClassifierSettings()) {
         self.settings = settings
+        filter = LowPassFilter(timeConstant: settings.filterTimeConstantMs / 1000, resetGap: settings.filterResetGapMs / 1000)
     }
 
     /// Feeds one sample; returns the change it causes, if any.
     public mutating func classify(_ sample: AccelerometerSample) -> OrientationChange? {
-        guard sample.acceleration.magnitude >= settings.minimumMagnitude else {
-            // No usable gravity (free fall, or a sensor stuck at zero) is no reading at all.
-            return noteMissingReading(at: sample.time)
+        let time = sample.time
+        let (filtered, restarted) = filter.filter(sample.acceleration, at: time)
+        if restarted { forgetMotion() }
+        let magnitude = filtered.magnitude
+        guard magnitude >= settings.freeFallMagnitude, sample.acceleration.magnitude >= settings.freeFallMagnitude else {
+            candidate = nil
+            return noteMissingReading(at: time)
         }
-        lastReadingTime = sample.time
-        guard let proposal = proposal(for: sample.acceleration), proposal != orientation else {
+        lastReadingTime = time
+        let currentAngles = OrientationAngles(of: filtered)
+        angles = currentAngles
+
+        if isAccelerating(raw: sample.acceleration.magnitude, filtered: magnitude) {
+            lockedOutUntil = max(lockedOutUntil, time + settings.accelerationLockoutMs / 1000)
+        }
+        noteTilt(currentAngles.tilt, at: time)
+        noteInPlaneAngle(currentAngles.inPlane, at: time)
+
+        guard let proposal = proposal(tilt: currentAngles.tilt, inPlaneAngle: currentAngles.inPlane, at: time),
+              proposal != orientation
+        else {
             candidate = nil
             return nil
         }
         if orientation == .unknown {
-            return publish(proposal, at: sample.time)
+            return publish(proposal, at: time)
         }
-        guard let current = candidate, current.orientation == proposal, sample.time >= current.since else {
-            candidate = (proposal, sample.time)
-            return settings.settleTime <= 0 ? publish(proposal, at: sample.time) : nil
+        if candidate?.orientation != proposal || time < candidate!.since {
+            candidate = (proposal, time)
         }
-        return sample.time - current.since >= settings.settleTime ? publish(proposal, at: sample.time) : nil
+        if proposal.inPlaneAngle != nil, isTurning {
+            return nil
+        }
+        let settled = time - candidate!.since >= settings.settleMs / 1000 - 1e-9
+        let returningFromFlat = (orientation == .faceUp || orientation == .faceDown) && proposal == inPlaneOrientation
+        let lockedOut = time < lockedOutUntil || (!returningFromFlat && time < flatEndedLockoutUntil)
+        return settled && !lockedOut ? publish(proposal, at: time) : nil
     }
 
     /// Notes that no reading could be taken at `time` (the sensor failed or gave garbage).
-    /// The last orientation is held until there has been no reading for `staleAfter`.
+    /// The last orientation is held until there has been no reliable reading for `staleAfterMs`.
     public mutating func noteMissingReading(at time: Double) -> OrientationChange? {
         candidate = nil
         let since = lastReadingTime ?? time
         if lastReadingTime == nil { lastReadingTime = time }
-        guard orientation != .unknown, time - since >= settings.staleAfter else { return nil }
+        guard orientation != .unknown, time - since >= settings.staleAfterMs / 1000 else { return nil }
+        inPlaneOrientation = .unknown
         return publish(.unknown, at: time)
     }
 
-    /// The orientation a single sample points to, given the one currently published, or nil
-    /// when the sample says nothing reliable.
-    public func proposal(for acceleration: Vector3) -> Orientation? {
-        guard acceleration.magnitude >= settings.minimumMagnitude else { return nil }
-        let tilt = Geometry.tilt(of: acceleration)
-        let lyingFlat = orientation == .faceUp || orientation == .faceDown
-        if abs(tilt) >= (lyingFlat ? settings.faceTiltLeave : settings.faceTiltEnter) {
-            return tilt > 0 ? .faceUp : .faceDown
+    private func isAccelerating(raw: Double, filtered: Double) -> Bool {
+        abs(raw - settings.gravity) > settings.accelerationTolerance
+            || abs(filtered - settings.gravity) > settings.accelerationTolerance
+    }
+
+    /// Tracks lying flat and swings towards flat, which start lockouts.
+    private mutating func noteTilt(_ tilt: Double, at time: Double) {
+        if abs(tilt) >= settings.flatTiltDegrees {
+            flatSince = flatSince ?? time
+        } else {
+            if let since = flatSince, time - since >= settings.flatMinimumMs / 1000 {
+                flatEndedLockoutUntil = time + settings.flatEndedLockoutMs / 1000
+            }
+            flatSince = nil
         }
-        let angle = Geometry.inPlaneAngle(of: acceleration)
-        if let centre = orientation.inPlaneAngle,
-           Geometry.angularDistance(angle, centre) <= 45 + settings.hysteresis {
-            return orientation
+        let window = settings.swingWindowMs / 1000
+        recentTilts.removeAll { time - $0.time > window || $0.time > time }
+        if let lowest = recentTilts.map({ abs($0.tilt) }).min(), abs(tilt) - lowest >= settings.swingTiltDegrees {
+            lockedOutUntil = max(lockedOutUntil, time + settings.swingLockoutMs / 1000)
         }
-        return Orientation.inPlane.min {
-            Geometry.angularDistance(angle, $0.inPlaneAngle!) < Geometry.angularDistance(angle, $1.inPlaneAngle!)
+        recentTilts.append((time, tilt))
+    }
+
+    private var inPlaneTurnRate: Double = 0
+
+    private var isTurning: Bool { inPlaneTurnRate > settings.turnInProgressDegreesPerSecond }
+
+    private mutating func noteInPlaneAngle(_ angle: Double, at time: Double) {
+        if let last = lastInPlaneAngle, time > last.time {
+            inPlaneTurnRate = Geometry.angularDistance(angle, last.angle) / (time - last.time)
         }
+        lastInPlaneAngle = (time, angle)
+    }
+
+    /// The orientation the filtered vector points to, or nil when it says nothing reliable.
+    private func proposal(tilt: Double, inPlaneAngle angle: Double, at time: Double) -> Orientation? {
+        if abs(tilt) >= settings.flatTiltDegrees {
+            let face: Orientation = tilt > 0 ? .faceUp : .faceDown
+            let flatLongEnough = time - (flatSince ?? time) >= settings.faceDelayMs / 1000 - 1e-9
+            return flatLongEnough || orientation == .unknown ? face : nil
+        }
+        let choice: Orientation
+        if let centre = inPlaneOrientation.inPlaneAngle,
+           Geometry.angularDistance(angle, centre) <= 45 + settings.hysteresisDegrees {
+            choice = inPlaneOrientation
+        } else {
+            choice = Orientation.inPlane.min {
+                Geometry.angularDistance(angle, $0.inPlaneAngle!) < Geometry.angularDistance(angle, $1.inPlaneAngle!)
+            }!
+        }
+        return abs(tilt) <= settings.tiltLimit(for: choice) ? choice : nil
+    }
+
+    private mutating func forgetMotion() {
+        candidate = nil
+        flatSince = nil
+        recentTilts.removeAll()
+        lastInPlaneAngle = nil
+        inPlaneTurnRate = 0
+        lockedOutUntil = -.infinity
+        flatEndedLockoutUntil = -.infinity
     }
 
     private mutating func publish(_ new: Orientation, at time: Double) -> OrientationChange {
         let change = OrientationChange(orientation: new, previous: orientation, time: time)
         orientation = new
+        if new.inPlaneAngle != nil { inPlaneOrientation = new }
         candidate = nil
         return change
     }

@@ -43,7 +43,7 @@ final class OrientationPipeline: Sendable {
         }
         guard let change else { return }
         if change.orientation == .unknown {
-            logger.warning("no good sensor reading for \(seconds(Classifier.Settings().staleAfter)); orientation is now unknown")
+            logger.warning("no good sensor reading for \(seconds(ClassifierSettings().staleAfterMs / 1000)); orientation is now unknown")
         }
         logger.info("orientation \(change.previous) → \(change.orientation)")
         hub.publish(change)

@@ -33,7 +33,7 @@ struct Orientd: AsyncParsableCommand {
     var socket: String?
 
     @Option(help: "Polls of the accelerometer per second.")
-    var rate: Double = 25
+    var rate: Double = 50
 
     @Option(help: ArgumentHelp("Clients served at once; more are refused with an error.", valueName: "count"))
     var maxClients = 1024

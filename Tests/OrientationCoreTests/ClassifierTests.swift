@@ -74,102 +74,39 @@ import Foundation
     }
 }
 
-@Suite struct DebounceTests {
+@Suite struct JudgeMechanicsTests {
     @Test func firstReadingIsPublishedAtOnce() {
         var classifier = Classifier()
         let change = classifier.classify(AccelerometerSample(time: 5, acceleration: gravityVector(angle: 0)))
         #expect(change == OrientationChange(orientation: .portrait, previous: .unknown, time: 5))
     }
 
-    @Test func aTurnIsPublishedOnceAfterTheSettleTime() {
+    /// A 90° step at 50 Hz: the filter (100 ms) takes the angle past 67.5° in about 123 ms, then
+    /// the proposal must hold 40 ms.
+    @Test func aStepIsPublishedAfterFilterLagAndSettleTime() {
         var classifier = Classifier()
-        let turn = Array(repeating: gravityVector(angle: 0), count: 10) + Array(repeating: gravityVector(angle: 90), count: 10)
-        let changes = replay(turn, into: &classifier)
+        let step = Array(repeating: gravityVector(angle: 0), count: 50) + Array(repeating: gravityVector(angle: 90), count: 50)
+        let changes = replay(step, into: &classifier, rate: 50)
         #expect(changes.map(\.orientation) == [.portrait, .landscapeLeft])
-        // The turn arrives at sample 10 (0.4 s); it must hold for settleTime (0.1 s) before it is published.
-        let published = changes[1].time
-        #expect(published >= 0.4 + classifier.settings.settleTime - 1e-9)
-        #expect(published <= 0.4 + classifier.settings.settleTime + 1 / 25 + 1e-9)
+        let delay = changes[1].time - 1.0
+        #expect(delay >= 0.123 + 0.04 - 0.021 && delay <= 0.123 + 0.04 + 0.021, "published \(delay) s after the step")
     }
 
     @Test func aSingleOutlierIsNotPublished() {
         var classifier = Classifier()
-        var samples = Array(repeating: gravityVector(angle: 0), count: 20)
-        samples[10] = gravityVector(angle: 180)
-        samples[11] = gravityVector(angle: 90)
-        #expect(replay(samples, into: &classifier).map(\.orientation) == [.portrait])
-    }
-
-    @Test func jitterAtTheBorderDoesNotFlap() {
-        // ±5° around the 45° border with 0.05 g noise on every axis, for 20 s at 25 Hz.
-        var generator = SeededGenerator(seed: 42)
-        var classifier = Classifier()
-        let samples = (0..<500).map { index -> Vector3 in
-            let angle = 45 + 5 * sin(Double(index) * 0.7)
-            let noise = Vector3(
-                Double.random(in: -0.05...0.05, using: &generator), Double.random(in: -0.05...0.05, using: &generator),
-                Double.random(in: -0.05...0.05, using: &generator)) * gravity
-            let clean = gravityVector(angle: angle)
-            return Vector3(clean.x + noise.x, clean.y + noise.y, clean.z + noise.z)
-        }
-        let changes = replay(samples, into: &classifier)
-        #expect(changes.count == 1, "published \(changes.map(\.orientation))")
-    }
-
-    @Test func hysteresisAroundTheCurrentOrientation() {
-        var classifier = Classifier()
-        let slowTurn = stride(from: 0.0, through: 90, by: 0.4).map { gravityVector(angle: $0) }
-        let back = stride(from: 90.0, through: 0, by: -0.4).map { gravityVector(angle: $0) }
-        let changes = replay(slowTurn + back, into: &classifier)
-        #expect(changes.map(\.orientation) == [.portrait, .landscapeLeft, .portrait])
-        // The angle of the sample at `time`: 0.4° per sample up to 90°, then back down.
-        let upSamples = Double(slowTurn.count)
-        func angle(at time: Double) -> Double {
-            let index = (time * 25).rounded()
-            return index < upSamples ? index * 0.4 : 90 - (index - upSamples) * 0.4
-        }
-        // Left portrait beyond 67.5° (plus at most the settle time's 3 samples), came back below 22.5°.
-        #expect(angle(at: changes[1].time) > 67.5 && angle(at: changes[1].time) <= 67.5 + 1.6)
-        #expect(angle(at: changes[2].time) < 22.5 && angle(at: changes[2].time) >= 22.5 - 1.6)
+        var samples = Array(repeating: gravityVector(angle: 0), count: 50)
+        samples[20] = gravityVector(angle: 180)
+        samples[21] = gravityVector(angle: 90)
+        #expect(replay(samples, into: &classifier, rate: 50).map(\.orientation) == [.portrait])
     }
 
     @Test func faceUpAndFaceDownAreDecidedByTheSignOfZ() {
         var classifier = Classifier()
-        let samples = Array(repeating: gravityVector(angle: 0), count: 5)
-            + Array(repeating: gravityVector(angle: 0, tilt: 85), count: 10)
-            + Array(repeating: gravityVector(angle: 0, tilt: -85), count: 10)
-        #expect(replay(samples, into: &classifier).map(\.orientation) == [.portrait, .faceUp, .faceDown])
-    }
-
-    @Test func lyingFlatHasHysteresisToo() {
-        var classifier = Classifier()
-        // Enter flat at 75°, stay flat while above 65°, leave below it.
-        let samples = Array(repeating: gravityVector(angle: 0, tilt: 80), count: 5)
-            + Array(repeating: gravityVector(angle: 0, tilt: 70), count: 25)
-            + Array(repeating: gravityVector(angle: 0, tilt: 60), count: 10)
-        let changes = replay(samples, into: &classifier)
-        #expect(changes.map(\.orientation) == [.faceUp, .portrait])
-        // 70° kept it flat for a whole second; it stood up only once the tilt was 60°.
-        #expect(changes[1].time >= 30.0 / 25)
-        // And 70° is not flat for a device that is standing.
-        var standing = Classifier()
-        let rising = Array(repeating: gravityVector(angle: 0), count: 5) + Array(repeating: gravityVector(angle: 0, tilt: 70), count: 25)
-        #expect(replay(rising, into: &standing).map(\.orientation) == [.portrait])
-    }
-
-    @Test func briefFreeFallHoldsTheOrientation() {
-        var classifier = Classifier()
-        let samples = Array(repeating: gravityVector(angle: 0), count: 5) + Array(repeating: Vector3(0.1, 0.2, 0), count: 20)
-        #expect(replay(samples, into: &classifier).map(\.orientation) == [.portrait])
-    }
-
-    @Test func aSensorStuckAtZeroBecomesUnknown() {
-        var classifier = Classifier()
-        // 1 s of good readings, then 3 s of (0, 0, 0) at 25 Hz.
-        let samples = Array(repeating: gravityVector(angle: 90), count: 25) + Array(repeating: Vector3.zero, count: 75)
-        let changes = replay(samples, into: &classifier)
-        #expect(changes.map(\.orientation) == [.landscapeLeft, .unknown])
-        #expect(abs(changes[1].time - (0.96 + classifier.settings.staleAfter)) < 0.05)
+        let samples = Array(repeating: gravityVector(angle: 0), count: 50)
+            + Array(repeating: gravityVector(angle: 0, tilt: 85), count: 100)
+            + Array(repeating: gravityVector(angle: 0, tilt: -85), count: 100)
+        #expect(replay(samples, into: &classifier, rate: 50).map(\.orientation) == [.portrait, .faceUp, .faceDown])
+        #expect(classifier.inPlaneOrientation == .portrait)
     }
 
     @Test func missingReadingsHoldTheOrientationThenGoUnknown() {
@@ -179,29 +116,60 @@ import Foundation
         #expect(classifier.orientation == .landscapeLeft)
         let lost = classifier.noteMissingReading(at: 2.0)
         #expect(lost == OrientationChange(orientation: .unknown, previous: .landscapeLeft, time: 2.0))
-        // A good reading afterwards is published at once.
         let back = classifier.classify(AccelerometerSample(time: 2.04, acceleration: gravityVector(angle: 90)))
         #expect(back?.orientation == .landscapeLeft)
     }
 
-    @Test func timeGoingBackwardsRestartsTheSettleTime() {
+    @Test func aSensorStuckAtZeroBecomesUnknown() {
+        var classifier = Classifier()
+        // 1 s of good readings, then 3 s of (0, 0, 0) at 25 Hz.
+        let samples = Array(repeating: gravityVector(angle: 90), count: 25) + Array(repeating: Vector3.zero, count: 75)
+        let changes = replay(samples, into: &classifier)
+        #expect(changes.map(\.orientation) == [.landscapeLeft, .unknown])
+        #expect(abs(changes[1].time - (0.96 + classifier.settings.staleAfterMs / 1000)) < 0.05)
+    }
+
+    @Test func timeGoingBackwardsRestartsTheFilterAndTheSettleTime() {
         var classifier = Classifier()
         _ = classifier.classify(AccelerometerSample(time: 10, acceleration: gravityVector(angle: 0)))
-        #expect(classifier.classify(AccelerometerSample(time: 10.04, acceleration: gravityVector(angle: 90))) == nil)
         #expect(classifier.classify(AccelerometerSample(time: 3, acceleration: gravityVector(angle: 90))) == nil)
-        #expect(classifier.classify(AccelerometerSample(time: 3.12, acceleration: gravityVector(angle: 90)))?.orientation == .landscapeLeft)
+        #expect(classifier.classify(AccelerometerSample(time: 3.02, acceleration: gravityVector(angle: 90))) == nil)
+        #expect(classifier.classify(AccelerometerSample(time: 3.04, acceleration: gravityVector(angle: 90)))?.orientation == .landscapeLeft)
+    }
+
+    @Test func anglesOfTheFilteredVector() throws {
+        var classifier = Classifier()
+        _ = classifier.classify(AccelerometerSample(time: 0, acceleration: gravityVector(angle: 90, tilt: 30)))
+        let angles = try #require(classifier.angles)
+        #expect(abs(angles.inPlane - 90) < 1e-9)
+        #expect(abs(angles.tilt - 30) < 1e-9)
+        #expect(abs(angles.roll - -60) < 1e-9)   // landscapeLeft: the left edge is down
+        let flat = OrientationAngles(of: Vector3(0, 0, 9.8))
+        #expect(abs(flat.pitch - 90) < 1e-9 && abs(flat.tilt - 90) < 1e-9)
     }
 }
 
-/// SplitMix64: reproducible noise for the tests.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+@Suite struct LowPassFilterTests {
+    @Test func followsAStepWithItsTimeConstant() {
+        var filter = LowPassFilter(timeConstant: 0.1, resetGap: 1)
+        _ = filter.filter(Vector3(0, 0, 0) + Vector3(1, 0, 0), at: 0)
+        var value = Vector3(1, 0, 0)
+        for step in 1...10 { value = filter.filter(Vector3(0, 1, 0), at: Double(step) * 0.01).value }
+        // After one time constant, about 1 - 1/e of the way (discrete steps: 1 - (10/11)^10 = 0.61).
+        #expect(abs(value.y - 0.6145) < 0.001)
+    }
+
+    @Test("restarts on a gap, on time going backwards and on a zero vector", arguments: [(2.5, Vector3(0, 1, 0)), (0.5, Vector3(0, 1, 0)), (1.01, Vector3.zero)])
+    func restarts(time: Double, sample: Vector3) {
+        var filter = LowPassFilter(timeConstant: 0.1, resetGap: 1)
+        _ = filter.filter(Vector3(1, 0, 0), at: 1)
+        let result = filter.filter(sample, at: time)
+        #expect(result.restarted)
+        #expect(result.value == sample)
     }
 }
+
+extension Vector3 {
+    static func + (a: Vector3, b: Vector3) -> Vector3 { Vector3(a.x + b.x, a.y + b.y, a.z + b.z) }
+}
+

@@ -1,0 +1,58 @@
+/// Every constant of the orientation judge, in degrees, milliseconds and m/s², never in samples,
+/// so it behaves the same at any sensor rate. Defaults follow Android's window-orientation judge
+/// (reference §4), tuned for latency where noted.
+public struct ClassifierSettings: Equatable, Sendable {
+    /// Time constant of the low-pass filter on the acceleration vector. Android uses 200 ms;
+    /// 100 ms halves the lag of a turn and still smooths walking (2 Hz) to a few degrees.
+    public var filterTimeConstantMs: Double = 100
+    /// A gap between samples longer than this (suspend/resume) restarts the filter.
+    public var filterResetGapMs: Double = 1000
+    /// Below this magnitude there is no usable gravity (free fall, a dead sensor): no decision.
+    public var freeFallMagnitude: Double = 1
+    /// Standard gravity, and how far the magnitude may stray from it before the device counts as
+    /// accelerating (shaken, bumped), which suspends decisions for `accelerationLockoutMs`.
+    public var gravity: Double = 9.80665
+    public var accelerationTolerance: Double = 4
+    public var accelerationLockoutMs: Double = 500
+    /// |tilt| at which the device lies flat: no in-plane decision, faceUp/faceDown instead.
+    public var flatTiltDegrees: Double = 80
+    /// How long it must lie flat before faceUp/faceDown is published.
+    public var faceDelayMs: Double = 500
+    /// After lying flat at least `flatMinimumMs`, a new in-plane orientation waits `flatEndedLockoutMs`
+    /// (picking the device up must not flash a wrong orientation). Returning to the orientation it
+    /// was put down in is not delayed.
+    public var flatMinimumMs: Double = 1000
+    public var flatEndedLockoutMs: Double = 500
+    /// A swing towards flat (|tilt| up by `swingTiltDegrees` within `swingWindowMs`) suspends
+    /// decisions for `swingLockoutMs` (putting the device down).
+    public var swingTiltDegrees: Double = 20
+    public var swingWindowMs: Double = 300
+    public var swingLockoutMs: Double = 300
+    /// Largest |tilt| at which each in-plane orientation may be decided. Symmetric in the sign of z,
+    /// because the z sign of real mount matrices is unreliable.
+    public var portraitTiltLimitDegrees: Double = 70
+    public var landscapeTiltLimitDegrees: Double = 65
+    public var upsideDownTiltLimitDegrees: Double = 60
+    /// Beyond the 45° border, how far the in-plane angle must go to leave the current orientation
+    /// (22.5°: leave portrait at 67.5°, come back at 22.5°, Android's 45° gap).
+    public var hysteresisDegrees: Double = 22.5
+    /// How long a new orientation must be proposed without interruption before it is published.
+    public var settleMs: Double = 40
+    /// While the filtered in-plane angle turns faster than this, a rotation is in progress and no
+    /// new in-plane orientation is published: a fast 180° flip must not flash landscape on the way.
+    /// (The filtered angle after a sudden 90° turn crosses the 67.5° border at about 290°/s.)
+    public var turnInProgressDegreesPerSecond: Double = 360
+    /// Without a reliable reading for this long, the orientation becomes unknown.
+    public var staleAfterMs: Double = 2000
+
+    public init() {}
+
+    func tiltLimit(for orientation: Orientation) -> Double {
+        switch orientation {
+        case .portrait: portraitTiltLimitDegrees
+        case .landscapeLeft, .landscapeRight: landscapeTiltLimitDegrees
+        case .portraitUpsideDown: upsideDownTiltLimitDegrees
+        case .unknown, .faceUp, .faceDown: 90
+        }
+    }
+}

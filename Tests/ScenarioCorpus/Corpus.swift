@@ -1,0 +1,218 @@
+import Foundation
+import OrientationCore
+
+/// Every scenario of reference §4 that separates a good classifier from a naive one, generated
+/// with seeded noise at 50 Hz, with the exact changes that must be published and when.
+/// Windows allow for the filter's lag, the settle time and the lockouts, no more.
+public enum Corpus {
+    public static let all: [Scenario] = [
+        jitterAtTheBorder, slowTurn, flatWithNoisyAzimuth, ambiguousTiltBand, pickUpFromFlat,
+        pickUpIntoLandscape, putDownSwing, shake, bump, walking, rotateThroughFlat, fastFlip,
+        overheadUse, freeFall, suspendGap, nonAtomicReads,
+    ]
+
+    public static func named(_ name: String) -> Scenario? { all.first { $0.name == name } }
+
+    /// ±5° at the 45° border with 0.05 g noise, for 20 s.
+    static let jitterAtTheBorder: Scenario = {
+        var trace = ScenarioBuilder(seed: 1, noise: 0.05)
+        trace.hold(angle: 20, tilt: 15, for: 1)
+        trace.turn(from: (20, 15), to: (45, 15), over: 1)
+        trace.move(for: 20) { f in ScenarioBuilder.gravity(angle: 45 + 5 * sin(f * 20 * 2 * .pi * 1.3), tilt: 15) }
+        return Scenario(name: "jitter-at-45", summary: "±5° jitter at the 45° border, 0.05 g noise",
+                        samples: trace.samples, expected: [ExpectedChange(.portrait, within: 0...0.1)])
+    }()
+
+    /// 10°/s from portrait to landscapeLeft and back: switch near 67.5°, back near 22.5°.
+    static let slowTurn: Scenario = {
+        var trace = ScenarioBuilder(seed: 2)
+        trace.hold(angle: 0, tilt: 20, for: 1)
+        trace.turn(from: (0, 20), to: (90, 20), over: 9)
+        trace.hold(angle: 90, tilt: 20, for: 2)
+        trace.turn(from: (90, 20), to: (0, 20), over: 9)
+        trace.hold(angle: 0, tilt: 20, for: 1)
+        return Scenario(name: "slow-turn", summary: "10°/s turn to landscape and back", samples: trace.samples, expected: [
+            ExpectedChange(.portrait, within: 0...0.1),
+            ExpectedChange(.landscapeLeft, within: 7.75...8.05),   // 67.5° at 1 + 6.75 s
+            ExpectedChange(.portrait, within: 18.75...19.05),      // 22.5° at 12 + 6.75 s
+        ])
+    }()
+
+    /// Lying at 85° with the in-plane direction wandering and 0.05 g noise.
+    static let flatWithNoisyAzimuth: Scenario = {
+        var trace = ScenarioBuilder(seed: 3, noise: 0.05)
+        var angle = 0.0
+        trace.move(for: 10) { _ in ScenarioBuilder.gravity(angle: angle, tilt: 85) }
+        var wandering = ScenarioBuilder(seed: 3, noise: 0.05)
+        for _ in 0..<500 {
+            angle += wandering.uniform(-15...15)
+            wandering.add(ScenarioBuilder.gravity(angle: angle, tilt: 85))
+        }
+        return Scenario(name: "flat-noisy-azimuth", summary: "flat at 85° tilt, wandering azimuth",
+                        samples: wandering.samples, expected: [ExpectedChange(.faceUp, within: 0...0.1)])
+    }()
+
+    /// Tilted back into the 70-80° band where neither upright nor flat is reliable.
+    static let ambiguousTiltBand: Scenario = {
+        var trace = ScenarioBuilder(seed: 4, noise: 0.03)
+        trace.hold(angle: 0, tilt: 20, for: 1)
+        trace.turn(from: (0, 20), to: (0, 75), over: 2)
+        trace.move(for: 10) { f in ScenarioBuilder.gravity(angle: 10 * sin(f * 37), tilt: 75 + 4 * sin(f * 23)) }
+        return Scenario(name: "ambiguous-70-80", summary: "tilt wobbling in the 70-80° band",
+                        samples: trace.samples, expected: [ExpectedChange(.portrait, within: 0...0.1)])
+    }()
+
+    /// Put down flat for 3 s, then picked up the way it was put down: back to portrait at once.
+    static let pickUpFromFlat: Scenario = {
+        var trace = ScenarioBuilder(seed: 5)
+        trace.hold(angle: 0, tilt: 20, for: 1)
+        trace.turn(from: (0, 20), to: (0, 88), over: 1.5)       // 80° reached at 1 + 1.32 s
+        trace.hold(angle: 0, tilt: 88, for: 3)
+        trace.turn(from: (0, 88), to: (0, 20), over: 0.8)       // starts at 5.5 s, below 70° at 5.71 s
+        trace.hold(angle: 0, tilt: 20, for: 2)
+        return Scenario(name: "pick-up-from-flat", summary: "lying flat, then picked up in portrait", samples: trace.samples, expected: [
+            ExpectedChange(.portrait, within: 0...0.1),
+            ExpectedChange(.faceUp, within: 2.8...3.1),
+            ExpectedChange(.portrait, within: 5.7...6.0),
+        ])
+    }()
+
+    /// Lying flat, then picked up into landscape: no detour, and not before the lockout ends.
+    static let pickUpIntoLandscape: Scenario = {
+        var trace = ScenarioBuilder(seed: 6)
+        trace.hold(angle: 0, tilt: 88, for: 3)
+        trace.turn(from: (90, 88), to: (90, 20), over: 0.8)     // flat ends (below 80°) at about 3.1 s
+        trace.hold(angle: 90, tilt: 20, for: 2)
+        return Scenario(name: "pick-up-into-landscape", summary: "lying flat, then picked up in landscape", samples: trace.samples, expected: [
+            ExpectedChange(.faceUp, within: 0...0.1),
+            ExpectedChange(.landscapeLeft, within: 3.55...3.9),
+        ])
+    }()
+
+    /// Swung down onto a table, the hand twisting ±40° on the way: never a landscape flash.
+    static let putDownSwing: Scenario = {
+        var trace = ScenarioBuilder(seed: 7)
+        trace.hold(angle: 0, tilt: 20, for: 1)
+        trace.move(for: 0.4) { f in ScenarioBuilder.gravity(angle: 40 * sin(f * 2 * .pi), tilt: 20 + 68 * f) }
+        trace.hold(angle: 0, tilt: 88, for: 3)
+        return Scenario(name: "put-down-swing", summary: "swung down flat with a twist", samples: trace.samples, expected: [
+            ExpectedChange(.portrait, within: 0...0.1),
+            ExpectedChange(.faceUp, within: 1.8...2.1),
+        ])
+    }()
+
+    /// Shaken ±1.5 g sideways at 3 Hz for 5 s.
+    static let shake: Scenario = {
+        var trace = ScenarioBuilder(seed: 8)
+        trace.hold(angle: 0, tilt: 10, for: 1)
+        trace.move(for: 5) { f in
+            let upright = ScenarioBuilder.gravity(angle: 0, tilt: 10)
+            return Vector3(upright.x + 1.5 * ScenarioBuilder.g * sin(f * 5 * 3 * 2 * .pi), upright.y, upright.z)
+        }
+        trace.hold(angle: 0, tilt: 10, for: 1)
+        return Scenario(name: "shake", summary: "±1.5 g shake at 3 Hz", samples: trace.samples,
+                        expected: [ExpectedChange(.portrait, within: 0...0.1)])
+    }()
+
+    /// A single 50 ms knock of 3 g from the side.
+    static let bump: Scenario = {
+        var trace = ScenarioBuilder(seed: 9)
+        trace.hold(angle: 0, tilt: 10, for: 1)
+        trace.move(for: 0.05) { _ in
+            let upright = ScenarioBuilder.gravity(angle: 0, tilt: 10)
+            return Vector3(upright.x - 3 * ScenarioBuilder.g, upright.y, upright.z)
+        }
+        trace.hold(angle: 0, tilt: 10, for: 2)
+        return Scenario(name: "bump", summary: "one 50 ms 3 g bump", samples: trace.samples,
+                        expected: [ExpectedChange(.portrait, within: 0...0.1)])
+    }()
+
+    /// Walking with the device at 30° tilt: ±0.3 g bounce at 2 Hz and a little sway.
+    static let walking: Scenario = {
+        var trace = ScenarioBuilder(seed: 10)
+        trace.move(for: 10) { f in
+            let t = f * 10
+            let upright = ScenarioBuilder.gravity(angle: 0, tilt: 30)
+            let bounce = 1 + 0.3 * sin(t * 2 * 2 * .pi)
+            return Vector3(upright.x + 0.1 * ScenarioBuilder.g * sin(t * 2 * .pi), upright.y * bounce, upright.z * bounce)
+        }
+        return Scenario(name: "walking", summary: "walking at 30° tilt", samples: trace.samples,
+                        expected: [ExpectedChange(.portrait, within: 0...0.1)])
+    }()
+
+    /// Turned from portrait to landscape through flat, briefly lying flat on the way.
+    static let rotateThroughFlat: Scenario = {
+        var trace = ScenarioBuilder(seed: 11)
+        trace.hold(angle: 0, tilt: 20, for: 1)
+        trace.turn(from: (0, 20), to: (0, 85), over: 0.6)
+        trace.hold(angle: 45, tilt: 85, for: 0.3)
+        trace.turn(from: (90, 85), to: (90, 20), over: 0.6)      // from 1.9 s; below 65° at about 2.09 s
+        trace.hold(angle: 90, tilt: 20, for: 2)
+        return Scenario(name: "rotate-through-flat", summary: "portrait to landscape through flat", samples: trace.samples, expected: [
+            ExpectedChange(.portrait, within: 0...0.1),
+            ExpectedChange(.landscapeLeft, within: 2.1...2.6),
+        ])
+    }()
+
+    /// Flipped 180° in the screen's plane in 0.3 s: upside down, never landscape on the way.
+    static let fastFlip: Scenario = {
+        var trace = ScenarioBuilder(seed: 12)
+        trace.hold(angle: 0, tilt: 10, for: 1)
+        trace.turn(from: (0, 10), to: (180, 10), over: 0.3)
+        trace.hold(angle: 180, tilt: 10, for: 2)
+        return Scenario(name: "fast-flip", summary: "180° flip in 0.3 s", samples: trace.samples, expected: [
+            ExpectedChange(.portrait, within: 0...0.1),
+            ExpectedChange(.portraitUpsideDown, within: 1.3...1.9),
+        ])
+    }()
+
+    /// Held overhead, screen facing down at 50°, in landscape (reading in bed).
+    static let overheadUse: Scenario = {
+        var trace = ScenarioBuilder(seed: 13)
+        trace.hold(angle: 90, tilt: -50, for: 5)
+        return Scenario(name: "overhead", summary: "landscape at -50° tilt", samples: trace.samples,
+                        expected: [ExpectedChange(.landscapeLeft, within: 0...0.1)])
+    }()
+
+    /// Dropped: 0.4 s of free fall, a landing knock, then still in portrait.
+    static let freeFall: Scenario = {
+        var trace = ScenarioBuilder(seed: 14)
+        trace.hold(angle: 0, tilt: 10, for: 1)
+        trace.move(for: 0.4) { _ in Vector3(0.1, -0.2, 0.1) }
+        trace.move(for: 0.04) { _ in Vector3(2 * ScenarioBuilder.g, -3 * ScenarioBuilder.g, 0) }
+        trace.hold(angle: 0, tilt: 10, for: 2)
+        return Scenario(name: "free-fall", summary: "0.4 s free fall and landing", samples: trace.samples,
+                        expected: [ExpectedChange(.portrait, within: 0...0.1)])
+    }()
+
+    /// Suspended in portrait, resumed 5 s later in landscape.
+    static let suspendGap: Scenario = {
+        var trace = ScenarioBuilder(seed: 15)
+        trace.hold(angle: 0, tilt: 10, for: 1)
+        trace.skip(5)
+        trace.hold(angle: 90, tilt: 10, for: 2)                  // resumes at 6 s
+        return Scenario(name: "suspend-gap", summary: "5 s gap in samples, resumed turned", samples: trace.samples, expected: [
+            ExpectedChange(.portrait, within: 0...0.1),
+            ExpectedChange(.landscapeLeft, within: 6.0...6.1),
+        ])
+    }()
+
+    /// Turned to landscape while x, y and z are read 5 ms apart (polled sysfs is not atomic).
+    static let nonAtomicReads: Scenario = {
+        var trace = ScenarioBuilder(seed: 16, noise: 0.01)
+        let turnStart = 1.0, turnTime = 0.25
+        func clean(_ t: Double) -> Vector3 {
+            let f = min(1, max(0, (t - turnStart) / turnTime))
+            return ScenarioBuilder.gravity(angle: 90 * f, tilt: 10)
+        }
+        for step in 0..<150 {
+            let t = Double(step) / 50
+            let mixed = Vector3(clean(t).x, clean(t + 0.005).y, clean(t + 0.010).z)
+            trace.add(mixed, at: t)
+        }
+        return Scenario(name: "non-atomic-reads", summary: "x, y, z read 5 ms apart mid-turn", samples: trace.samples, expected: [
+            ExpectedChange(.portrait, within: 0...0.1),
+            ExpectedChange(.landscapeLeft, within: 1.2...1.45),
+        ])
+    }()
+}
