@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore", "ScenarioCorpus"]),
         .testTarget(name: "OrientdProtocolTests", dependencies: ["OrientdProtocol"]),
         .testTarget(name: "OrientdIntegrationTests", dependencies: [
-            "CUmockdevShim", "OrientdClient", "OrientdProtocol", "OrientationCore",
+            "CUmockdevShim", "OrientdClient", "OrientdProtocol", "OrientationCore", "ScenarioCorpus",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .target(name: "orientd"), .target(name: "orientctl"),
         ]),

@@ -8,13 +8,7 @@ import OrientationCore
 /// When reads fail with I/O errors (the device vanished, iiod went away) for `reopenAfter`
 /// seconds, the source is closed and opened again, with a growing delay between attempts, so
 /// the daemon resumes by itself when the sensor comes back.
-public final class SensorPoller: @unchecked Sendable {
-    /// One poll's outcome: a sample, or the reason none could be taken, with its monotonic time.
-    public enum Reading: Sendable {
-        case sample(AccelerometerSample)
-        case failure(SensorReadError, time: Double)
-    }
-
+public final class SensorPoller: SampleFeed, @unchecked Sendable {
     public static let reopenAfter = 2.0
     public static let longestReopenDelay = 10.0
 

@@ -67,8 +67,8 @@ public final class OrientdClient {
         }
     }
 
-    /// Stops the read timeout, for long waits such as monitoring.
-    public func waitIndefinitely() { connection.setReadTimeout(nil) }
+    /// How long a read may wait before it fails (nil: for ever, as monitoring needs).
+    public func setReadTimeout(_ seconds: Double?) { connection.setReadTimeout(seconds) }
 
     private func nextMessage() throws(OrientdClientError) -> JSONValue {
         guard let line = try connection.readLine() else {

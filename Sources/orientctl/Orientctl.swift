@@ -80,7 +80,7 @@ struct Monitor: ParsableCommand {
         do {
             let current = try client.call("subscribe")
             Output.line(describe(current))
-            client.waitIndefinitely()
+            client.setReadTimeout(nil)
             while let event = try client.nextEvent() {
                 guard event["event"]?.stringValue == "deviceOrientationDidChange" else { continue }
                 Output.line(describe(event))

@@ -22,7 +22,7 @@ final class OrientationPipeline: Sendable {
         self.logger = logger
     }
 
-    @Sendable func handle(_ reading: SensorPoller.Reading) {
+    @Sendable func handle(_ reading: Reading) {
         let change: OrientationChange? = state.withLockedValue { state in
             switch reading {
             case .sample(let sample):

@@ -35,6 +35,14 @@ struct Orientd: AsyncParsableCommand {
     @Option(help: "Polls of the accelerometer per second.")
     var rate: Double = 50
 
+    @Option(help: ArgumentHelp(
+        "Instead of a sensor, play a recorded trace (lines of 'time x y z', m/s² after the mount matrix) through the real pipeline, in real time.",
+        valueName: "trace"))
+    var replay: String?
+
+    @Flag(help: "With --replay: play the trace as fast as possible instead of in real time.")
+    var fast = false
+
     @Option(help: ArgumentHelp("Clients served at once; more are refused with an error.", valueName: "count"))
     var maxClients = 1024
 
@@ -46,6 +54,7 @@ struct Orientd: AsyncParsableCommand {
             throw ValidationError("--rate must be between 1 and 1000 polls per second, not \(rate)")
         }
         guard maxClients >= 1 else { throw ValidationError("--max-clients must be at least 1") }
+        if fast, replay == nil { throw ValidationError("--fast goes with --replay TRACE") }
     }
 
     func run() async throws {
@@ -73,14 +82,10 @@ struct Orientd: AsyncParsableCommand {
         }
 
         let pipeline = OrientationPipeline(hub: hub, logger: logger)
-        let poller = SensorPoller(rate: rate, logger: logger, open: { [uri, rate] in
-            let sensor = try IIOAccelerometer(uri: uri, logger: logger)
-            let info = sensor.info
-            logger.info("reading \(info.device) at \(info.uri) (\(info.location)) \(rate.formatted()) times a second; mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")
-            return sensor
-        }, onReading: pipeline.handle)
+        let feed: any SampleFeed
         do {
-            _ = try await poller.start()
+            feed = try makeFeed(onReading: pipeline.handle, logger: logger)
+            _ = try await feed.start()
         } catch {
             await server.close()
             throw DaemonFailure("\(error)")
@@ -88,17 +93,34 @@ struct Orientd: AsyncParsableCommand {
         do {
             try await server.startAccepting()
         } catch {
-            poller.stop()
+            feed.stop()
             await server.close()
             throw DaemonFailure("cannot accept clients on \(socketPath): \(error)")
         }
         logger.info("serving the orientation on \(socketPath)")
 
         let group = ServiceGroup(
-            services: [SensorService(poller: poller), server],
+            services: [SensorService(feed: feed), server],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
         try await group.run()
+    }
+}
+
+extension Orientd {
+    /// The libiio poller, or the trace player for --replay.
+    func makeFeed(onReading: @escaping @Sendable (Reading) -> Void, logger: Logger) throws -> any SampleFeed {
+        if let replay {
+            let player = try TracePlayer(path: replay, realTime: !fast, logger: logger, onReading: onReading)
+            logger.info("replaying \(player.info.device) from \(replay)\(fast ? " as fast as possible" : " in real time")")
+            return player
+        }
+        return SensorPoller(rate: rate, logger: logger, open: { [uri, rate] in
+            let sensor = try IIOAccelerometer(uri: uri, logger: logger)
+            let info = sensor.info
+            logger.info("reading \(info.device) at \(info.uri) (\(info.location)) \(rate.formatted()) times a second; mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")
+            return sensor
+        }, onReading: onReading)
     }
 }
 

@@ -1,12 +1,12 @@
 import AccelerometerIO
 import ServiceLifecycle
 
-/// Keeps the sensor poller running for the life of the daemon and stops it on shutdown.
+/// Keeps the sensor feed running for the life of the daemon and stops it on shutdown.
 struct SensorService: Service {
-    let poller: SensorPoller
+    let feed: any SampleFeed
 
     func run() async throws {
         try? await gracefulShutdown()
-        poller.stop()
+        feed.stop()
     }
 }

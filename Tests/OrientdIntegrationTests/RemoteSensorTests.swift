@@ -26,7 +26,7 @@ extension IntegrationTests {
             let (iiod, port) = try startIiod(for: sensor)
             let daemon = try Daemon(sensor: nil, arguments: ["--uri", "ip:127.0.0.1:\(port)"])
             let client = try daemon.client()
-            client.waitIndefinitely()
+            client.setReadTimeout(nil)
             #expect(try client.subscribe() == .landscapeRight)
 
             stop(iiod)

@@ -1,0 +1,16 @@
+import OrientationCore
+
+/// Something that delivers readings to the daemon on a thread of its own: the libiio poller, or a
+/// trace being replayed.
+public protocol SampleFeed: AnyObject, Sendable {
+    /// Starts delivering; returns once the first reading has been delivered.
+    func start() async throws -> SensorInfo
+    /// Stops delivering and waits until the feed's thread has ended.
+    func stop()
+}
+
+/// One delivery: a sample, or the reason none could be taken, with its time in seconds.
+public enum Reading: Sendable {
+    case sample(AccelerometerSample)
+    case failure(SensorReadError, time: Double)
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Logging
+import OrientationCore
+
+/// Plays a recorded trace (see `Trace`) into the daemon's pipeline with the trace's own times,
+/// in real time or as fast as possible, so a bug report replays exactly as it was recorded.
+public final class TracePlayer: SampleFeed, @unchecked Sendable {
+    private let path: String
+    private let samples: [AccelerometerSample]
+    private let realTime: Bool
+    private let logger: Logger
+    private let onReading: @Sendable (Reading) -> Void
+    private let wakeUp = DispatchSemaphore(value: 0)
+    private let state = NSCondition()
+    private var stopRequested = false
+    private var finished = false
+
+    /// Reads and checks the whole trace first: a malformed line fails here, naming it.
+    public init(path: String, realTime: Bool, logger: Logger, onReading: @escaping @Sendable (Reading) -> Void) throws {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw TraceFileError("cannot read trace \(path): \((error as NSError).localizedDescription)")
+        }
+        do {
+            samples = try Trace.parse(text)
+        } catch {
+            throw TraceFileError("trace \(path), \(error)")
+        }
+        guard !samples.isEmpty else { throw TraceFileError("trace \(path) holds no samples") }
+        self.path = path
+        self.realTime = realTime
+        self.logger = logger
+        self.onReading = onReading
+    }
+
+    public var info: SensorInfo {
+        SensorInfo(uri: "replay:\(path)", device: "trace of \(samples.count) samples over \(String(format: "%.1f", samples.last!.time - samples.first!.time)) s",
+                   location: .display, mountMatrix: .identity, mountMatrixSource: "the trace (recorded after the mount matrix)",
+                   calibration: AccelerometerCalibration(x: AxisCalibration(), y: AxisCalibration(), z: AxisCalibration()))
+    }
+
+    public func start() async throws -> SensorInfo {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let thread = Thread { [self] in
+                play(announcing: { continuation.resume() })
+                state.lock()
+                finished = true
+                state.broadcast()
+                state.unlock()
+            }
+            thread.name = "orientd-replay"
+            thread.start()
+        }
+        return info
+    }
+
+    public func stop() {
+        state.lock()
+        stopRequested = true
+        state.unlock()
+        wakeUp.signal()
+        state.lock()
+        while !finished { state.wait() }
+        state.unlock()
+    }
+
+    private var shouldStop: Bool {
+        state.lock()
+        defer { state.unlock() }
+        return stopRequested
+    }
+
+    private func play(announcing announceStart: @escaping () -> Void) {
+        var announce: (() -> Void)? = announceStart
+        let startedAt = MonotonicClock.now()
+        let firstTime = samples[0].time
+        for sample in samples {
+            if shouldStop { break }
+            if realTime {
+                let due = startedAt + (sample.time - firstTime)
+                let wait = due - MonotonicClock.now()
+                if wait > 0 { _ = wakeUp.wait(timeout: .now() + wait) }
+                if shouldStop { break }
+            }
+            onReading(.sample(sample))
+            announce?()
+            announce = nil
+        }
+        announce?()
+        logger.notice("replay of \(path) finished (\(samples.count) samples); still serving the last orientation")
+    }
+}
+
+public struct TraceFileError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

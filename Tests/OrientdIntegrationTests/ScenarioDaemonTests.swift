@@ -1,0 +1,58 @@
+import Foundation
+import OrientationCore
+import ScenarioCorpus
+import Testing
+
+/// Scenarios of the corpus through the whole daemon, not just the core.
+extension IntegrationTests {
+    @Suite struct ScenarioDaemonTests {
+        /// `orientd --replay TRACE --fast`: the real pipeline publishes exactly the expected changes.
+        @Test("replayed through the daemon", arguments: ["slow-turn", "pick-up-from-flat", "fast-flip", "shake", "suspend-gap"])
+        func replayedScenario(name: String) throws {
+            let scenario = try #require(Corpus.named(name))
+            let trace = makeScratchDirectory() + "/\(name).trace"
+            try Trace.format(scenario.samples).write(toFile: trace, atomically: true, encoding: .utf8)
+            let daemon = try Daemon(sensor: nil, arguments: ["--replay", trace, "--fast"])
+            #expect(waitUntil(timeout: 10) { daemon.log.contains("finished") })
+            let changes = daemon.log.split(separator: "\n").compactMap { line -> String? in
+                guard let arrow = line.range(of: "orientation "), line.contains(" → ") else { return nil }
+                return line[arrow.upperBound...].components(separatedBy: " → ").last
+            }
+            #expect(changes == scenario.expected.map(\.orientation.rawValue), "\(daemon.log)")
+        }
+
+        @Test func aMalformedTraceIsRefusedNamingTheLine() throws {
+            let trace = makeScratchDirectory() + "/bad.trace"
+            try "0 0 -9.8 0\n0.02 0 -9.8\n".write(toFile: trace, atomically: true, encoding: .utf8)
+            let daemon = try Daemon(sensor: nil, arguments: ["--replay", trace], waitForSocket: false)
+            #expect(waitUntil(timeout: 10) { !daemon.process.isRunning })
+            #expect(daemon.stop() != 0)
+            #expect(daemon.log.contains("line 2: expected 4 numbers"), "\(daemon.log)")
+        }
+
+        /// The emulated sensor driven through a scenario in real time while orientd polls it at its
+        /// own rate: subscribers see the expected changes and nothing else.
+        @Test("played on the emulated sensor", arguments: ["bump", "put-down-swing", "fast-flip"])
+        func playedOnTheSensor(name: String) throws {
+            let scenario = try #require(Corpus.named(name))
+            let counts = 1000.0
+            func raw(_ sample: AccelerometerSample) -> Vector3 { sample.acceleration * (counts / 9.80665) }
+            let sensor = try EmulatedAccelerometer.standard(extra: ["in_accel_scale": String(9.80665 / counts)])
+            sensor.setRaw(raw(scenario.samples[0]))
+            let daemon = try Daemon(sensor: sensor)
+            let client = try daemon.client()
+            var seen = [try client.subscribe().rawValue]
+
+            let start = Date()
+            for sample in scenario.samples {
+                let wait = sample.time - Date().timeIntervalSince(start)
+                if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+                sensor.setRaw(raw(sample))
+            }
+            Thread.sleep(forTimeInterval: 1)
+            client.setReadTimeout(0.3)
+            while let event = try? client.nextEvent()?["orientation"]?.stringValue { seen.append(event) }
+            #expect(seen == scenario.expected.map(\.orientation.rawValue), "\(daemon.log)")
+        }
+    }
+}
