@@ -16,10 +16,7 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
     private let open: () throws -> any AccelerometerSource
     private let onReading: @Sendable (Reading) -> Void
     private let logger: Logger
-    private let wakeUp = DispatchSemaphore(value: 0)
-    private let stopped = NSCondition()
-    private var stopRequested = false
-    private var finished = false
+    private let thread = FeedThread()
 
     /// - Parameters:
     ///   - rate: polls per second.
@@ -38,8 +35,7 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
     /// (the thread has then ended).
     public func start() async throws -> SensorInfo {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SensorInfo, Error>) in
-            let thread = Thread { [self] in
-                defer { markFinished() }
+            thread.start(name: "orientd-sensor") { [self] in
                 let source: any AccelerometerSource
                 do {
                     source = try open()
@@ -49,34 +45,11 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
                 }
                 poll(source, announcing: { continuation.resume(returning: source.info) })
             }
-            thread.name = "orientd-sensor"
-            thread.start()
         }
     }
 
     /// Asks the thread to stop and waits until it has closed the source.
-    public func stop() {
-        stopped.lock()
-        stopRequested = true
-        stopped.unlock()
-        wakeUp.signal()
-        stopped.lock()
-        while !finished { stopped.wait() }
-        stopped.unlock()
-    }
-
-    private var shouldStop: Bool {
-        stopped.lock()
-        defer { stopped.unlock() }
-        return stopRequested
-    }
-
-    private func markFinished() {
-        stopped.lock()
-        finished = true
-        stopped.broadcast()
-        stopped.unlock()
-    }
+    public func stop() { thread.stop() }
 
     private func poll(_ first: any AccelerometerSource, announcing announceStart: @escaping () -> Void) {
         var announceStart: (() -> Void)? = announceStart
@@ -85,7 +58,7 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
         var reopen = (at: 0.0, delay: 1.0, lastError: "")
         let period = 1 / rate
         var deadline = MonotonicClock.now()
-        while !shouldStop {
+        while !thread.shouldStop {
             let time = MonotonicClock.now()
             if let current = source {
                 do {
@@ -128,7 +101,7 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
             deadline += period
             let now = MonotonicClock.now()
             if deadline < now { deadline = now }
-            _ = wakeUp.wait(timeout: .now() + (deadline - now))
+            thread.sleep(deadline - now)
         }
     }
 }

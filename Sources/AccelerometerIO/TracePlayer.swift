@@ -10,10 +10,7 @@ public final class TracePlayer: SampleFeed, @unchecked Sendable {
     private let realTime: Bool
     private let logger: Logger
     private let onReading: @Sendable (Reading) -> Void
-    private let wakeUp = DispatchSemaphore(value: 0)
-    private let state = NSCondition()
-    private var stopRequested = false
-    private var finished = false
+    private let thread = FeedThread()
 
     /// Reads and checks the whole trace first: a malformed line fails here, naming it.
     public init(path: String, realTime: Bool, logger: Logger, onReading: @escaping @Sendable (Reading) -> Void) throws {
@@ -43,46 +40,24 @@ public final class TracePlayer: SampleFeed, @unchecked Sendable {
 
     public func start() async throws -> SensorInfo {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let thread = Thread { [self] in
+            thread.start(name: "orientd-replay") { [self] in
                 play(announcing: { continuation.resume() })
-                state.lock()
-                finished = true
-                state.broadcast()
-                state.unlock()
             }
-            thread.name = "orientd-replay"
-            thread.start()
         }
         return info
     }
 
-    public func stop() {
-        state.lock()
-        stopRequested = true
-        state.unlock()
-        wakeUp.signal()
-        state.lock()
-        while !finished { state.wait() }
-        state.unlock()
-    }
-
-    private var shouldStop: Bool {
-        state.lock()
-        defer { state.unlock() }
-        return stopRequested
-    }
+    public func stop() { thread.stop() }
 
     private func play(announcing announceStart: @escaping () -> Void) {
         var announce: (() -> Void)? = announceStart
         let startedAt = MonotonicClock.now()
         let firstTime = samples[0].time
         for sample in samples {
-            if shouldStop { break }
+            if thread.shouldStop { break }
             if realTime {
-                let due = startedAt + (sample.time - firstTime)
-                let wait = due - MonotonicClock.now()
-                if wait > 0 { _ = wakeUp.wait(timeout: .now() + wait) }
-                if shouldStop { break }
+                thread.sleep(startedAt + (sample.time - firstTime) - MonotonicClock.now())
+                if thread.shouldStop { break }
             }
             onReading(.sample(sample))
             announce?()
