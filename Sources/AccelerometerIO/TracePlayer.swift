@@ -5,6 +5,8 @@ import OrientationCore
 /// Plays a recorded trace (see `Trace`) into the daemon's pipeline with the trace's own times,
 /// in real time or as fast as possible, so a bug report replays exactly as it was recorded.
 public final class TracePlayer: SampleFeed, @unchecked Sendable {
+    /// What is being replayed, for the log.
+    public let info: SensorInfo
     private let path: String
     private let samples: [AccelerometerSample]
     private let realTime: Bool
@@ -27,12 +29,14 @@ public final class TracePlayer: SampleFeed, @unchecked Sendable {
         }
         guard !samples.isEmpty else { throw TraceFileError("trace \(path) holds no samples") }
         self.path = path
+        self.info = Self.describe(path: path, samples: samples)
         self.realTime = realTime
         self.logger = logger
         self.onReading = onReading
     }
 
-    public var info: SensorInfo {
+
+    private static func describe(path: String, samples: [AccelerometerSample]) -> SensorInfo {
         SensorInfo(uri: "replay:\(path)", device: "trace of \(samples.count) samples over \(String(format: "%.1f", samples.last!.time - samples.first!.time)) s",
                    location: .display, mountMatrix: .identity, mountMatrixSource: "the trace (recorded after the mount matrix)",
                    calibration: AccelerometerCalibration(x: AxisCalibration(), y: AxisCalibration(), z: AxisCalibration()))

@@ -27,6 +27,7 @@ public struct Classifier: Sendable {
     private var flatEndedLockoutUntil = -Double.infinity
     private var recentTilts: [(time: Double, tilt: Double)] = []
     private var lastInPlaneAngle: (time: Double, angle: Double)?
+    private var inPlaneTurnRate: Double = 0
 
     public init(settings: ClassifierSettings = ClassifierSettings()) {
         self.settings = settings
@@ -39,15 +40,15 @@ public struct Classifier: Sendable {
         let (filtered, restarted) = filter.filter(sample.acceleration, at: time)
         if restarted { forgetMotion() }
         let magnitude = filtered.magnitude
-        guard magnitude >= settings.freeFallMagnitude, sample.acceleration.magnitude >= settings.freeFallMagnitude else {
-            candidate = nil
+        let rawMagnitude = sample.acceleration.magnitude
+        guard magnitude >= settings.freeFallMagnitude, rawMagnitude >= settings.freeFallMagnitude else {
             return noteMissingReading(at: time)
         }
         lastReadingTime = time
         let currentAngles = OrientationAngles(of: filtered)
         angles = currentAngles
 
-        if isAccelerating(raw: sample.acceleration.magnitude, filtered: magnitude) {
+        if isAccelerating(raw: rawMagnitude, filtered: magnitude) {
             lockedOutUntil = max(lockedOutUntil, time + settings.accelerationLockoutMs / 1000)
         }
         noteTilt(currentAngles.tilt, at: time)
@@ -107,8 +108,6 @@ public struct Classifier: Sendable {
         }
         recentTilts.append((time, tilt))
     }
-
-    private var inPlaneTurnRate: Double = 0
 
     private var isTurning: Bool { inPlaneTurnRate > settings.turnInProgressDegreesPerSecond }
 

@@ -14,6 +14,7 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
     private var logger: Logger
     private var subscription: Subscription?
     private var admitted = false
+    private static let blanks: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r")]
 
     init(hub: OrientationHub, clients: ClientCount, serverName: String, logger: Logger) {
         self.hub = hub
@@ -52,8 +53,7 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let line = unwrapInboundIn(data)
-        let blanks: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r")]
-        guard admitted, line.readableBytesView.contains(where: { !blanks.contains($0) }) else { return }
+        guard admitted, line.readableBytesView.contains(where: { !Self.blanks.contains($0) }) else { return }
         switch Request.parse(line.readableBytesView) {
         case .failure(let failure):
             logger.debug("bad request: \(failure.error.message)")

@@ -8,18 +8,21 @@ import OrientdHub
 /// start failing and when they recover, once each rather than on every poll.
 final class OrientationPipeline: Sendable {
     private struct State {
-        var classifier = Classifier()
+        var classifier: Classifier
         var failingSince: Double?
         var failures = 0
     }
 
     private let hub: OrientationHub
     private let logger: Logger
-    private let state = NIOLockedValueBox(State())
+    private let settings: ClassifierSettings
+    private let state: NIOLockedValueBox<State>
 
-    init(hub: OrientationHub, logger: Logger) {
+    init(hub: OrientationHub, settings: ClassifierSettings = ClassifierSettings(), logger: Logger) {
         self.hub = hub
+        self.settings = settings
         self.logger = logger
+        state = NIOLockedValueBox(State(classifier: Classifier(settings: settings)))
     }
 
     @Sendable func handle(_ reading: Reading) {
@@ -43,7 +46,7 @@ final class OrientationPipeline: Sendable {
         }
         guard let change else { return }
         if change.orientation == .unknown {
-            logger.warning("no good sensor reading for \(seconds(ClassifierSettings().staleAfterMs / 1000)); orientation is now unknown")
+            logger.warning("no good sensor reading for \(seconds(settings.staleAfterMs / 1000)); orientation is now unknown")
         }
         logger.info("orientation \(change.previous) → \(change.orientation)")
         hub.publish(change)
