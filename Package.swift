@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -47,11 +48,17 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
+        // The config file (YAML, read with Yams) and the table of every setting it and the flags share.
+        .target(name: "OrientdConfiguration", dependencies: [
+            "OrientationCore", "Yams",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
         // Swift client library used by orientctl and by applications.
         .target(name: "OrientdClient", dependencies: ["OrientdProtocol", "OrientationCore"]),
 
         .executableTarget(name: "orientd", dependencies: [
-            "AccelerometerIO", "OrientationCore", "OrientdHub",
+            "AccelerometerIO", "OrientationCore", "OrientdConfiguration", "OrientdHub",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -69,6 +76,7 @@ let package = Package(
 
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore", "ScenarioCorpus"]),
         .testTarget(name: "OrientdProtocolTests", dependencies: ["OrientdProtocol"]),
+        .testTarget(name: "OrientdConfigurationTests", dependencies: ["OrientdConfiguration", "OrientationCore"]),
         .testTarget(name: "OrientdIntegrationTests", dependencies: [
             "CUmockdevShim", "OrientdClient", "OrientdProtocol", "OrientationCore", "ScenarioCorpus",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

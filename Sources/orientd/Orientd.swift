@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import OrientationCore
+import OrientdConfiguration
 import OrientdHub
 import OrientdProtocol
 import ServiceLifecycle
@@ -24,16 +25,13 @@ struct Orientd: AsyncParsableCommand {
             """,
         version: version)
 
-    @Option(help: "libiio context to read: 'local:' for this machine, 'ip:HOST[:PORT]' for a board running iiod.")
-    var uri = "local:"
-
     @Option(help: ArgumentHelp(
-        "Unix socket to serve. (default: $\(Wire.socketEnvironmentVariable), else \(Wire.defaultSocketPath))",
+        "Config file to read (YAML; see docs/configuration.md). Flags override it. (default: \(ConfigurationFile.defaultPath), if it exists)",
         valueName: "path"))
-    var socket: String?
+    var config: String?
 
-    @Option(help: "Polls of the accelerometer per second.")
-    var rate: Double = 50
+    @Flag(help: "Print the configuration in effect (defaults, then the config file, then flags) as a commented config file, and exit. Checks a config file without starting.")
+    var printConfig = false
 
     @Option(help: ArgumentHelp(
         "Instead of a sensor, play a recorded trace (lines of 'time x y z', m/s² after the mount matrix) through the real pipeline, in real time.",
@@ -43,48 +41,79 @@ struct Orientd: AsyncParsableCommand {
     @Flag(help: "With --replay: play the trace as fast as possible instead of in real time.")
     var fast = false
 
-    @Option(help: ArgumentHelp("Clients served at once; more are refused with an error.", valueName: "count"))
-    var maxClients = 1024
+    @OptionGroup(title: "Daemon (also config-file keys)")
+    var daemonFlags: DaemonFlags
 
-    @Option(help: ArgumentHelp("Least severe messages to log: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
-    var logLevel: Logger.Level = .info
+    @OptionGroup(title: "Classifier (also config-file keys, under 'classifier:')")
+    var classifierFlags: ClassifierFlags
 
     func validate() throws {
-        guard rate.isFinite, rate >= 1, rate <= 1000 else {
-            throw ValidationError("--rate must be between 1 and 1000 polls per second, not \(rate)")
-        }
-        guard maxClients >= 1 else { throw ValidationError("--max-clients must be at least 1") }
         if fast, replay == nil { throw ValidationError("--fast goes with --replay TRACE") }
     }
 
     func run() async throws {
-        let logger = DaemonLog.bootstrap(level: logLevel)
+        let settings: DaemonSettings
+        let configRead: Bool
         do {
-            try await serve(logger: logger)
+            (settings, configRead) = try resolveSettings()
+        } catch {
+            let logger = DaemonLog.bootstrap(level: .info)
+            for problem in error.problems { logger.error("\(problem)") }
+            logger.error("refusing to start with a configuration that has problems; fix the lines above (check with --print-config)")
+            throw ExitCode.failure
+        }
+        if printConfig {
+            print(ConfigurationTemplate.render(settings), terminator: "")
+            return
+        }
+        let logger = DaemonLog.bootstrap(level: settings.logLevel)
+        let configPath = config ?? ConfigurationFile.defaultPath
+        logger.info(configRead ? "configuration read from \(configPath)" : "no \(configPath); using the defaults")
+        do {
+            try await serve(settings, logger: logger)
         } catch let failure as DaemonFailure {
             logger.error("\(failure)")
             throw ExitCode.failure
         }
     }
 
+    /// Defaults, then the config file, then flags; every problem in either is collected.
+    private func resolveSettings() throws(ConfigurationProblems) -> (DaemonSettings, configRead: Bool) {
+        var settings = DaemonSettings(socketPath: Wire.socketPath(explicit: nil))
+        var problems: [ConfigurationProblem] = []
+        var configRead = false
+        do {
+            configRead = try ConfigurationFile.apply(path: config ?? ConfigurationFile.defaultPath, required: config != nil, to: &settings)
+        } catch {
+            problems += error.problems
+        }
+        do {
+            try settings.apply(flags: daemonFlags.given + classifierFlags.given)
+        } catch {
+            problems += error.problems
+        }
+        guard problems.isEmpty else { throw ConfigurationProblems(problems: problems) }
+        return (settings, configRead)
+    }
+
     /// Binds the socket first (a bad --socket fails before the sensor is touched), then opens the
     /// sensor, then serves until SIGTERM or SIGINT.
-    private func serve(logger: Logger) async throws {
-        let socketPath = Wire.socketPath(explicit: socket)
+    private func serve(_ settings: DaemonSettings, logger: Logger) async throws {
+        let socketPath = settings.socketPath
         let hub = OrientationHub()
         let server: HubServer
         do {
             server = try await HubServer.bind(
                 socketPath: socketPath, hub: hub, serverName: "orientd \(Self.version)",
-                maximumClients: FileDescriptorBudget.clients(wanted: maxClients, logger: logger), logger: logger)
+                maximumClients: FileDescriptorBudget.clients(wanted: settings.maxClients, logger: logger), logger: logger)
         } catch {
             throw DaemonFailure("\(error)")
         }
 
-        let pipeline = OrientationPipeline(hub: hub, logger: logger)
+        let pipeline = OrientationPipeline(hub: hub, settings: settings.classifier, logger: logger)
         let feed: any SampleFeed
         do {
-            feed = try makeFeed(onReading: pipeline.handle, logger: logger)
+            feed = try makeFeed(settings, onReading: pipeline.handle, logger: logger)
             _ = try await feed.start()
         } catch {
             await server.close()
@@ -109,13 +138,14 @@ struct Orientd: AsyncParsableCommand {
 
 extension Orientd {
     /// The libiio poller, or the trace player for --replay.
-    func makeFeed(onReading: @escaping @Sendable (Reading) -> Void, logger: Logger) throws -> any SampleFeed {
+    func makeFeed(_ settings: DaemonSettings, onReading: @escaping @Sendable (Reading) -> Void, logger: Logger) throws -> any SampleFeed {
         if let replay {
             let player = try TracePlayer(path: replay, realTime: !fast, logger: logger, onReading: onReading)
             logger.info("replaying \(player.info.device) from \(replay)\(fast ? " as fast as possible" : " in real time")")
             return player
         }
-        return SensorPoller(rate: rate, logger: logger, open: { [uri, rate] in
+        let (uri, rate) = (settings.uri, settings.rate)
+        return SensorPoller(rate: rate, logger: logger, open: {
             let sensor = try IIOAccelerometer(uri: uri, logger: logger)
             let info = sensor.info
             logger.info("reading \(info.device) at \(info.uri) (\(info.location)) \(rate.formatted()) times a second; mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")
@@ -129,5 +159,3 @@ struct DaemonFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
-
-extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -47,7 +47,14 @@ final class Daemon: @unchecked Sendable {
         logPath = scratch + "/orientd.log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: Products.path("orientd"))
-        process.arguments = ["--socket", socketPath, "--log-level", "debug"] + arguments
+        // An empty config unless the test brings one, so a real /etc/orientd.conf cannot leak in.
+        var configuration: [String] = []
+        if !arguments.contains("--config") {
+            let empty = scratch + "/orientd.conf"
+            _ = FileManager.default.createFile(atPath: empty, contents: nil)
+            configuration = ["--config", empty]
+        }
+        process.arguments = ["--socket", socketPath, "--log-level", "debug"] + configuration + arguments
         var env = ProcessInfo.processInfo.environment
         env["UMOCKDEV_DIR"] = nil
         env.merge(sensor?.environment ?? [:]) { $1 }

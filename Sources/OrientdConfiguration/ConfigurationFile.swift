@@ -1,0 +1,189 @@
+import Foundation
+import Yams
+
+/// The config file: YAML, read with Yams. Top-level keys set the daemon; keys under `classifier:`
+/// set the judge. Every problem is reported with the file, the line and the reason, and nothing
+/// is applied from a file that has any: the daemon refuses to start rather than guess.
+public enum ConfigurationFile {
+    public static let defaultPath = "/etc/orientd.conf"
+    /// Larger than any real config; a bigger file is a mistake (a log or a binary named by --config).
+    static let maximumBytes = 64 * 1024
+
+    /// Reads the file at `path` into `settings`. A missing file at the default path is no error
+    /// (`required` false): defaults apply.
+    /// - Returns: whether a file was read.
+    @discardableResult
+    public static func apply(path: String, required: Bool, to settings: inout DaemonSettings) throws(ConfigurationProblems) -> Bool {
+        let contents: Data
+        do {
+            contents = try readBounded(path)
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile && !required {
+            return false
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            throw ConfigurationProblems(problems: [ConfigurationProblem(origin: path, line: nil, reason: "no such file")])
+        } catch let problem as ConfigurationProblem {
+            throw ConfigurationProblems(problems: [problem])
+        } catch {
+            throw ConfigurationProblems(problems: [ConfigurationProblem(origin: path, line: nil, reason: "cannot read it: \(error.localizedDescription)")])
+        }
+        guard let text = String(data: contents, encoding: .utf8) else {
+            throw ConfigurationProblems(problems: [ConfigurationProblem(origin: path, line: nil, reason: "not UTF-8 text")])
+        }
+        try apply(text: text, file: path, to: &settings)
+        return true
+    }
+
+    /// Reads YAML `text` (named `file` in problems) into `settings`, all or nothing.
+    public static func apply(text: String, file: String, to settings: inout DaemonSettings) throws(ConfigurationProblems) {
+        var reader = Reader(file: file, settings: settings)
+        reader.read(text)
+        guard reader.problems.isEmpty else { throw ConfigurationProblems(problems: reader.problems) }
+        settings = reader.settings
+    }
+
+    private static func readBounded(_ path: String) throws -> Data {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        let data = try handle.read(upToCount: maximumBytes + 1) ?? Data()
+        guard data.count <= maximumBytes else {
+            throw ConfigurationProblem(origin: path, line: nil, reason: "larger than \(maximumBytes / 1024) KiB; is this the config file?")
+        }
+        return data
+    }
+}
+
+/// Walks the YAML tree, applying each key through `SettingKey` and collecting every problem.
+private struct Reader {
+    let file: String
+    var settings: DaemonSettings
+    var problems: [ConfigurationProblem] = []
+
+    mutating func read(_ text: String) {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            report(syntaxProblem(error))
+            return
+        } catch {
+            report(line: nil, "cannot read it as YAML: \(error)")
+            return
+        }
+        guard let root else { return }  // empty, or only comments: all defaults
+        if isNull(root) { return }
+        guard let mapping = root.mapping else {
+            report(line: root.mark?.line, "expected 'key: value' lines, got \(describe(root))")
+            return
+        }
+        readSection(.daemon, mapping)
+    }
+
+    private mutating func readSection(_ section: SettingKey.Section, _ mapping: Node.Mapping) {
+        for (keyNode, valueNode) in mapping {
+            let line = keyNode.mark?.line
+            guard let name = keyNode.scalar?.string else {
+                report(line: line, "expected a key name, got \(describe(keyNode))")
+                continue
+            }
+            if section == .daemon, name == SettingKey.Section.classifier.rawValue {
+                readClassifier(valueNode, line: line)
+                continue
+            }
+            guard let key = SettingKey.all.first(where: { $0.name == name && $0.section == section }) else {
+                report(line: line, unknownKey(name, in: section))
+                continue
+            }
+            apply(key, valueNode, line: line)
+        }
+    }
+
+    private mutating func readClassifier(_ node: Node, line: Int?) {
+        if isNull(node) { return }  // "classifier:" with nothing under it
+        guard let mapping = node.mapping else {
+            report(line: line, "'classifier' holds the judge's keys, one per line, indented under it; got \(describe(node))")
+            return
+        }
+        readSection(.classifier, mapping)
+    }
+
+    private mutating func apply(_ key: SettingKey, _ node: Node, line: Int?) {
+        let where_ = key.section == .classifier ? "classifier.\(key.name)" : key.name
+        guard let scalar = node.scalar, !isNull(node) else {
+            report(line: node.mark?.line ?? line, "\(where_): expected \(key.accepts), got \(describe(node))")
+            return
+        }
+        if let problem = key.apply(scalar.string, to: &settings) {
+            report(line: scalar.mark?.line ?? line, "\(where_): \(problem)")
+        }
+    }
+
+    private func unknownKey(_ name: String, in section: SettingKey.Section) -> String {
+        if let elsewhere = SettingKey.all.first(where: { $0.name == name }) {
+            return elsewhere.section == .classifier
+                ? "'\(name)' belongs under 'classifier:'"
+                : "'\(name)' is a top-level key, not one under 'classifier:'"
+        }
+        var candidates = SettingKey.all.filter { $0.section == section }.map(\.name)
+        if section == .daemon { candidates.append(SettingKey.Section.classifier.rawValue) }
+        let where_ = section == .classifier ? " under 'classifier:'" : ""
+        if let guess = closest(to: name, among: candidates) {
+            return "unknown key '\(name)'\(where_); did you mean '\(guess)'?"
+        }
+        return "unknown key '\(name)'\(where_); known keys: \(candidates.joined(separator: ", "))"
+    }
+
+    private func syntaxProblem(_ error: YamlError) -> (line: Int?, reason: String) {
+        switch error {
+        case .scanner(let context, let problem, let mark, _),
+             .parser(let context, let problem, let mark, _),
+             .composer(let context, let problem, let mark, _):
+            let during = context.map { " (\($0.text), line \($0.mark.line))" } ?? ""
+            return (mark.line, "not valid YAML: \(problem)\(during)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let names = duplicates.map { "'\($0)'" }.joined(separator: ", ")
+            return (context.mark.line, "\(names) given more than once; keep one")
+        default:
+            return (nil, "not valid YAML: \(error)")
+        }
+    }
+
+    private mutating func report(_ problem: (line: Int?, reason: String)) {
+        report(line: problem.line, problem.reason)
+    }
+
+    private mutating func report(line: Int?, _ reason: String) {
+        problems.append(ConfigurationProblem(origin: file, line: line, reason: reason))
+    }
+}
+
+/// An empty value ("rate:"), "~" or "null".
+private func isNull(_ node: Node) -> Bool { node.null != nil }
+
+private func describe(_ node: Node) -> String {
+    switch node {
+    case .scalar(let scalar): isNull(node) ? "nothing" : "'\(scalar.string)'"
+    case .mapping: "a group of keys"
+    case .sequence: "a list"
+    case .alias: "an alias"
+    }
+}
+
+/// The known name nearest to a misspelt one, if it is near enough to be what was meant.
+private func closest(to name: String, among candidates: [String]) -> String? {
+    let scored = candidates.map { ($0, editDistance(name, $0)) }.min { $0.1 < $1.1 }
+    guard let (candidate, distance) = scored, distance <= max(2, name.count / 4) else { return nil }
+    return candidate
+}
+
+private func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    var previous = Array(0...b.count)
+    for i in 1...max(a.count, 1) where !a.isEmpty {
+        var current = [i] + Array(repeating: 0, count: b.count)
+        for j in stride(from: 1, through: b.count, by: 1) {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        previous = current
+    }
+    return a.isEmpty ? b.count : previous[b.count]
+}

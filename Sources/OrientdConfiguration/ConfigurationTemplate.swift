@@ -1,0 +1,41 @@
+/// Writes settings as a commented config file: `orientd --print-config` prints it, and the sample
+/// config (config/orientd.conf) is this with the defaults.
+public enum ConfigurationTemplate {
+    public static func render(_ settings: DaemonSettings) -> String {
+        var lines = [
+            "# orientd configuration (YAML). Every key may be left out: it then keeps the value shown",
+            "# here, its default. A command-line flag of the same name (--rate 25, --settle-ms 60)",
+            "# overrides the file. Check a file with: orientd --config FILE --print-config",
+        ]
+        for section in SettingKey.Section.allCases {
+            let indent = section == .classifier ? "  " : ""
+            lines.append("")
+            if section == .classifier {
+                lines.append("# The orientation judge. All times are in milliseconds and all angles in degrees, never")
+                lines.append("# in samples, so it behaves the same at any rate. Tilt is the angle between the screen's")
+                lines.append("# plane and the vertical: 0 upright, 90 lying flat.")
+                lines.append("classifier:")
+            }
+            for key in SettingKey.all where key.section == section {
+                lines += comment("\(key.summary) (\(key.accepts))", indent: indent)
+                lines.append("\(indent)\(key.name): \(key.value(in: settings).yaml)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `text` as comment lines of at most `width` characters, broken between words.
+    private static func comment(_ text: String, indent: String, width: Int = 92) -> [String] {
+        var lines: [String] = []
+        var line = indent + "#"
+        for word in text.split(separator: " ") {
+            if line.count + 1 + word.count > width, line.count > indent.count + 1 {
+                lines.append(line)
+                line = indent + "#"
+            }
+            line += " " + word
+        }
+        lines.append(line)
+        return lines
+    }
+}

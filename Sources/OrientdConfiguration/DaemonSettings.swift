@@ -1,0 +1,33 @@
+import Logging
+import OrientationCore
+
+/// Everything orientd can be told, from the config file or from flags: where to read, where to
+/// serve, and every constant of the classifier.
+public struct DaemonSettings: Equatable, Sendable {
+    public var uri = "local:"
+    public var socketPath: String
+    public var rate: Double = 50
+    public var maxClients = 1024
+    public var logLevel: Logger.Level = .info
+    public var classifier = ClassifierSettings()
+
+    /// `socketPath` is the default socket, which depends on the environment ($ORIENTD_SOCKET).
+    public init(socketPath: String) {
+        self.socketPath = socketPath
+    }
+}
+
+extension DaemonSettings {
+    /// Applies flags (name without dashes, value or nil when not given) over the settings so far,
+    /// collecting every problem.
+    public mutating func apply(flags: [(key: String, value: String?)]) throws(ConfigurationProblems) {
+        var problems: [ConfigurationProblem] = []
+        for (name, value) in flags {
+            guard let value, let key = SettingKey.named(name) else { continue }
+            if let problem = key.apply(value, to: &self) {
+                problems.append(ConfigurationProblem(origin: key.flag, line: nil, reason: problem))
+            }
+        }
+        if !problems.isEmpty { throw ConfigurationProblems(problems: problems) }
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import Logging
+import OrientationCore
+
+/// One configurable setting: its name (the same in the config file and as a flag), what it means,
+/// what it accepts, and how a value given as text is checked and stored. The table `SettingKey.all`
+/// is the single source for the file reader, the flags, `--print-config` and the documentation.
+public struct SettingKey: Sendable {
+    public enum Section: String, Sendable, CaseIterable {
+        /// Top-level keys: how the daemon reads and serves.
+        case daemon
+        /// Keys under `classifier:`: the constants of the orientation judge.
+        case classifier
+    }
+
+    public let name: String
+    public let section: Section
+    public let summary: String
+    /// What a valid value looks like, in words ("milliseconds, 0 to 5000").
+    public let accepts: String
+    private let store: @Sendable (String, inout DaemonSettings) -> String?
+    private let read: @Sendable (DaemonSettings) -> SettingText
+
+    /// Checks `text` and stores it; returns why it was refused, or nil.
+    public func apply(_ text: String, to settings: inout DaemonSettings) -> String? {
+        store(text, &settings)
+    }
+
+    /// The current value, as it would be written in the config file.
+    public func value(in settings: DaemonSettings) -> SettingText { read(settings) }
+
+    /// The flag that sets this key.
+    public var flag: String { "--\(name)" }
+
+    public static func named(_ name: String) -> SettingKey? { all.first { $0.name == name } }
+}
+
+/// A value as text, and whether YAML needs it quoted.
+public struct SettingText: Equatable, Sendable {
+    public let text: String
+    public let isString: Bool
+
+    /// Written into YAML: strings double-quoted (so "local:" stays a string), numbers bare.
+    public var yaml: String {
+        guard isString else { return text }
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "\"\(escaped)\""
+    }
+}
+
+extension SettingKey {
+    public static let all: [SettingKey] = daemonKeys + classifierKeys
+
+    static let daemonKeys: [SettingKey] = [
+        text("uri", \.uri, accepts: "a libiio URI",
+             "libiio context to read: 'local:' for this machine, 'ip:HOST[:PORT]' for a board running iiod.") { uri in
+            let backends = ["local:", "ip:", "usb:", "serial:"]
+            return backends.contains { uri.hasPrefix($0) } ? nil : "expected 'local:' or 'ip:HOST[:PORT]', got '\(uri)'"
+        },
+        text("socket", \.socketPath, accepts: "an absolute path, at most 107 bytes",
+             "Unix socket to serve; by default $ORIENTD_SOCKET, else /run/orientd.sock.") { path in
+            if !path.hasPrefix("/") { return "expected an absolute path, got '\(path)'" }
+            if path.utf8.count > 107 { return "a Unix socket path holds at most 107 bytes; this one has \(path.utf8.count)" }
+            return nil
+        },
+        number("rate", \.rate, unit: "polls per second", range: 1...1000,
+               "Polls of the accelerometer per second."),
+        SettingKey(
+            name: "max-clients", section: .daemon,
+            summary: "Clients served at once; more are refused with an error.",
+            accepts: "a whole number, 1 to 1000000",
+            store: { text, settings in
+                guard let count = Int(text), (1...1_000_000).contains(count) else {
+                    return "expected a whole number from 1 to 1000000, got '\(text)'"
+                }
+                settings.maxClients = count
+                return nil
+            },
+            read: { SettingText(text: String($0.maxClients), isString: false) }),
+        SettingKey(
+            name: "log-level", section: .daemon,
+            summary: "Least severe messages to log.",
+            accepts: Logger.Level.allCases.map(\.rawValue).joined(separator: ", "),
+            store: { text, settings in
+                guard let level = Logger.Level(rawValue: text) else {
+                    return "expected one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'"
+                }
+                settings.logLevel = level
+                return nil
+            },
+            read: { SettingText(text: $0.logLevel.rawValue, isString: false) }),
+    ]
+
+    static let classifierKeys: [SettingKey] = [
+        judge("filter-time-constant-ms", \.filterTimeConstantMs, unit: "milliseconds", range: 0...2000,
+              "Time constant of the low-pass filter on the acceleration vector; 0 turns the filter off. Longer smooths more and follows turns later."),
+        judge("filter-reset-gap-ms", \.filterResetGapMs, unit: "milliseconds", range: 10...60000,
+              "A gap between samples longer than this (suspend/resume) restarts the filter from the next sample."),
+        judge("free-fall-magnitude", \.freeFallMagnitude, unit: "m/s²", range: 0...9,
+              "Below this magnitude there is no usable gravity (free fall, a dead sensor) and nothing is decided."),
+        judge("gravity", \.gravity, unit: "m/s²", range: 1...20,
+              "The magnitude of gravity as this sensor reports it at rest."),
+        judge("acceleration-tolerance", \.accelerationTolerance, unit: "m/s²", range: 0.5...20,
+              "How far the magnitude may stray from gravity before the device counts as shaken or bumped."),
+        judge("acceleration-lockout-ms", \.accelerationLockoutMs, unit: "milliseconds", range: 0...5000,
+              "After a shake or bump, how long nothing new is decided."),
+        judge("flat-tilt-degrees", \.flatTiltDegrees, unit: "degrees", range: 45...90,
+              "Tilt at which the device counts as lying flat (faceUp/faceDown) rather than upright."),
+        judge("face-delay-ms", \.faceDelayMs, unit: "milliseconds", range: 0...10000,
+              "How long the device must lie flat before faceUp or faceDown is published."),
+        judge("flat-minimum-ms", \.flatMinimumMs, unit: "milliseconds", range: 0...10000,
+              "Lying flat at least this long arms the lockout below when the device is picked up."),
+        judge("flat-ended-lockout-ms", \.flatEndedLockoutMs, unit: "milliseconds", range: 0...5000,
+              "After picking the device up from flat, how long a new in-plane orientation waits (returning to the one it was put down in does not wait)."),
+        judge("swing-tilt-degrees", \.swingTiltDegrees, unit: "degrees", range: 1...90,
+              "A tilt towards flat by this much within swing-window-ms counts as putting the device down."),
+        judge("swing-window-ms", \.swingWindowMs, unit: "milliseconds", range: 10...5000,
+              "The time window of swing-tilt-degrees."),
+        judge("swing-lockout-ms", \.swingLockoutMs, unit: "milliseconds", range: 0...5000,
+              "After a swing towards flat, how long nothing new is decided."),
+        judge("portrait-tilt-limit-degrees", \.portraitTiltLimitDegrees, unit: "degrees", range: 10...90,
+              "Largest tilt (either side) at which portrait may be decided."),
+        judge("landscape-tilt-limit-degrees", \.landscapeTiltLimitDegrees, unit: "degrees", range: 10...90,
+              "Largest tilt (either side) at which landscapeLeft or landscapeRight may be decided."),
+        judge("upside-down-tilt-limit-degrees", \.upsideDownTiltLimitDegrees, unit: "degrees", range: 10...90,
+              "Largest tilt (either side) at which portraitUpsideDown may be decided."),
+        judge("hysteresis-degrees", \.hysteresisDegrees, unit: "degrees", range: 0...44,
+              "How far past the 45° border the in-plane angle must go to leave the published orientation (22.5: leave portrait at 67.5°, return at 22.5°)."),
+        judge("settle-ms", \.settleMs, unit: "milliseconds", range: 0...5000,
+              "How long a new orientation must be proposed without interruption before it is published."),
+        judge("turn-in-progress-degrees-per-second", \.turnInProgressDegreesPerSecond, unit: "degrees per second", range: 10...10000,
+              "While the filtered in-plane angle turns faster than this, nothing new is published (a fast 180° flip does not flash landscape)."),
+        judge("stale-after-ms", \.staleAfterMs, unit: "milliseconds", range: 100...60000,
+              "Without a reliable reading for this long, the orientation becomes unknown."),
+    ]
+
+    private static func text(
+        _ name: String, _ keyPath: WritableKeyPath<DaemonSettings, String> & Sendable, accepts: String, _ summary: String,
+        check: @escaping @Sendable (String) -> String?
+    ) -> SettingKey {
+        SettingKey(
+            name: name, section: .daemon, summary: summary, accepts: accepts,
+            store: { text, settings in
+                if let problem = check(text) { return problem }
+                settings[keyPath: keyPath] = text
+                return nil
+            },
+            read: { SettingText(text: $0[keyPath: keyPath], isString: true) })
+    }
+
+    private static func number(
+        _ name: String, _ keyPath: WritableKeyPath<DaemonSettings, Double> & Sendable,
+        unit: String, range: ClosedRange<Double>, _ summary: String
+    ) -> SettingKey {
+        number(name, section: .daemon, unit: unit, range: range, summary,
+               get: { $0[keyPath: keyPath] }, set: { $0[keyPath: keyPath] = $1 })
+    }
+
+    private static func judge(
+        _ name: String, _ keyPath: WritableKeyPath<ClassifierSettings, Double> & Sendable,
+        unit: String, range: ClosedRange<Double>, _ summary: String
+    ) -> SettingKey {
+        number(name, section: .classifier, unit: unit, range: range, summary,
+               get: { $0.classifier[keyPath: keyPath] }, set: { $0.classifier[keyPath: keyPath] = $1 })
+    }
+
+    private static func number(
+        _ name: String, section: Section, unit: String, range: ClosedRange<Double>, _ summary: String,
+        get: @escaping @Sendable (DaemonSettings) -> Double,
+        set: @escaping @Sendable (inout DaemonSettings, Double) -> Void
+    ) -> SettingKey {
+        let bounds = "\(format(range.lowerBound)) to \(format(range.upperBound))"
+        return SettingKey(
+            name: name, section: section, summary: summary, accepts: "\(unit), \(bounds)",
+            store: { text, settings in
+                guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, range.contains(value) else {
+                    return "expected \(unit) from \(bounds), got '\(text)'"
+                }
+                set(&settings, value)
+                return nil
+            },
+            read: { SettingText(text: format(get($0)), isString: false) })
+    }
+
+    /// Numbers as a person writes them: 100, not 100.0; 22.5 stays 22.5.
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import OrientdConfiguration
+
+/// The flags that mirror config-file keys, one per `SettingKey`, with the same name. Values stay
+/// text here and are checked by the key itself, so a flag and a file line are judged alike.
+struct DaemonFlags: ParsableArguments {
+    @Option(help: help("uri")) var uri: String?
+    @Option(help: help("socket")) var socket: String?
+    @Option(help: help("rate")) var rate: String?
+    @Option(help: help("max-clients")) var maxClients: String?
+    @Option(help: help("log-level")) var logLevel: String?
+
+    var given: [(key: String, value: String?)] {
+        [("uri", uri), ("socket", socket), ("rate", rate), ("max-clients", maxClients), ("log-level", logLevel)]
+    }
+}
+
+struct ClassifierFlags: ParsableArguments {
+    @Option(help: help("filter-time-constant-ms")) var filterTimeConstantMs: String?
+    @Option(help: help("filter-reset-gap-ms")) var filterResetGapMs: String?
+    @Option(help: help("free-fall-magnitude")) var freeFallMagnitude: String?
+    @Option(help: help("gravity")) var gravity: String?
+    @Option(help: help("acceleration-tolerance")) var accelerationTolerance: String?
+    @Option(help: help("acceleration-lockout-ms")) var accelerationLockoutMs: String?
+    @Option(help: help("flat-tilt-degrees")) var flatTiltDegrees: String?
+    @Option(help: help("face-delay-ms")) var faceDelayMs: String?
+    @Option(help: help("flat-minimum-ms")) var flatMinimumMs: String?
+    @Option(help: help("flat-ended-lockout-ms")) var flatEndedLockoutMs: String?
+    @Option(help: help("swing-tilt-degrees")) var swingTiltDegrees: String?
+    @Option(help: help("swing-window-ms")) var swingWindowMs: String?
+    @Option(help: help("swing-lockout-ms")) var swingLockoutMs: String?
+    @Option(help: help("portrait-tilt-limit-degrees")) var portraitTiltLimitDegrees: String?
+    @Option(help: help("landscape-tilt-limit-degrees")) var landscapeTiltLimitDegrees: String?
+    @Option(help: help("upside-down-tilt-limit-degrees")) var upsideDownTiltLimitDegrees: String?
+    @Option(help: help("hysteresis-degrees")) var hysteresisDegrees: String?
+    @Option(help: help("settle-ms")) var settleMs: String?
+    @Option(help: help("turn-in-progress-degrees-per-second")) var turnInProgressDegreesPerSecond: String?
+    @Option(help: help("stale-after-ms")) var staleAfterMs: String?
+
+    var given: [(key: String, value: String?)] {
+        [
+            ("filter-time-constant-ms", filterTimeConstantMs), ("filter-reset-gap-ms", filterResetGapMs),
+            ("free-fall-magnitude", freeFallMagnitude), ("gravity", gravity),
+            ("acceleration-tolerance", accelerationTolerance), ("acceleration-lockout-ms", accelerationLockoutMs),
+            ("flat-tilt-degrees", flatTiltDegrees), ("face-delay-ms", faceDelayMs),
+            ("flat-minimum-ms", flatMinimumMs), ("flat-ended-lockout-ms", flatEndedLockoutMs),
+            ("swing-tilt-degrees", swingTiltDegrees), ("swing-window-ms", swingWindowMs),
+            ("swing-lockout-ms", swingLockoutMs), ("portrait-tilt-limit-degrees", portraitTiltLimitDegrees),
+            ("landscape-tilt-limit-degrees", landscapeTiltLimitDegrees),
+            ("upside-down-tilt-limit-degrees", upsideDownTiltLimitDegrees),
+            ("hysteresis-degrees", hysteresisDegrees), ("settle-ms", settleMs),
+            ("turn-in-progress-degrees-per-second", turnInProgressDegreesPerSecond), ("stale-after-ms", staleAfterMs),
+        ]
+    }
+}
+
+/// The help line of a flag: the key's summary and what it accepts, from the one table.
+private func help(_ name: String) -> ArgumentHelp {
+    guard let key = SettingKey.named(name) else { preconditionFailure("no setting named \(name)") }
+    return ArgumentHelp("\(key.summary) (\(key.accepts))", valueName: "value")
+}

@@ -1,0 +1,216 @@
+import Foundation
+import OrientationCore
+import OrientdConfiguration
+import Testing
+
+private let defaults = DaemonSettings(socketPath: "/run/orientd.sock")
+
+/// Reads `text` as the file "orientd.conf" over the defaults.
+private func read(_ text: String) throws(ConfigurationProblems) -> DaemonSettings {
+    var settings = defaults
+    try ConfigurationFile.apply(text: text, file: "orientd.conf", to: &settings)
+    return settings
+}
+
+/// The problems reading `text` reports, as "file:line: reason" lines.
+private func problems(_ text: String) -> [String] {
+    do {
+        _ = try read(text)
+        return []
+    } catch {
+        return error.problems.map(\.description)
+    }
+}
+
+@Suite struct ConfigurationFileTests {
+    @Test func anEmptyOrCommentOnlyFileKeepsTheDefaults() throws {
+        #expect(try read("") == defaults)
+        #expect(try read("# nothing set\n\n") == defaults)
+        #expect(try read("classifier:\n") == defaults)
+    }
+
+    @Test func valuesAreReadIntoTheirSettings() throws {
+        let settings = try read("""
+            uri: "ip:192.0.2.7:30431"
+            socket: /run/user/1000/orientd.sock
+            rate: 25
+            max-clients: 16
+            log-level: debug
+            classifier:
+              settle-ms: 60
+              hysteresis-degrees: 15.5
+              gravity: 9.81
+            """)
+        var expected = defaults
+        expected.uri = "ip:192.0.2.7:30431"
+        expected.socketPath = "/run/user/1000/orientd.sock"
+        expected.rate = 25
+        expected.maxClients = 16
+        expected.logLevel = .debug
+        expected.classifier.settleMs = 60
+        expected.classifier.hysteresisDegrees = 15.5
+        expected.classifier.gravity = 9.81
+        #expect(settings == expected)
+    }
+
+    @Test func theTemplateReadsBackToTheSettingsItWasWrittenFrom() throws {
+        #expect(try read(ConfigurationTemplate.render(defaults)) == defaults)
+        var changed = defaults
+        changed.uri = "ip:board.local"
+        changed.socketPath = "/tmp/a \"quoted\" name.sock"
+        changed.rate = 12.5
+        changed.classifier.faceDelayMs = 750
+        changed.classifier.turnInProgressDegreesPerSecond = 400
+        #expect(try read(ConfigurationTemplate.render(changed)) == changed)
+    }
+
+    @Test func theTemplateListsEveryKeyOnce() {
+        let template = ConfigurationTemplate.render(defaults)
+        for key in SettingKey.all {
+            let lines = template.split(separator: "\n").filter {
+                $0.trimmingCharacters(in: .whitespaces).hasPrefix("\(key.name):")
+            }
+            #expect(lines.count == 1, "\(key.name)")
+        }
+    }
+
+    @Test func anUnknownKeyIsNamedWithItsLineAndANearGuess() {
+        #expect(problems("rate: 25\nrat: 30\n") == ["orientd.conf:2: unknown key 'rat'; did you mean 'rate'?"])
+        #expect(problems("classifier:\n  settle-msec: 60\n")
+            == ["orientd.conf:2: unknown key 'settle-msec' under 'classifier:'; did you mean 'settle-ms'?"])
+        #expect(problems("colour: blue\n").first?.hasPrefix("orientd.conf:1: unknown key 'colour'; known keys: uri, socket") == true)
+    }
+
+    @Test func aKeyInTheWrongSectionSaysWhereItBelongs() {
+        #expect(problems("settle-ms: 60\n") == ["orientd.conf:1: 'settle-ms' belongs under 'classifier:'"])
+        #expect(problems("classifier:\n  rate: 25\n")
+            == ["orientd.conf:2: 'rate' is a top-level key, not one under 'classifier:'"])
+    }
+
+    @Test func aBadValueIsRefusedWithTheReason() {
+        #expect(problems("rate: fast\n") == ["orientd.conf:1: rate: expected polls per second from 1 to 1000, got 'fast'"])
+        #expect(problems("rate: 0\n") == ["orientd.conf:1: rate: expected polls per second from 1 to 1000, got '0'"])
+        #expect(problems("rate: .nan\n") == ["orientd.conf:1: rate: expected polls per second from 1 to 1000, got '.nan'"])
+        #expect(problems("classifier:\n  settle-ms: -5\n")
+            == ["orientd.conf:2: classifier.settle-ms: expected milliseconds from 0 to 5000, got '-5'"])
+        #expect(problems("max-clients: 2.5\n")
+            == ["orientd.conf:1: max-clients: expected a whole number from 1 to 1000000, got '2.5'"])
+        #expect(problems("log-level: loud\n").first?.hasPrefix("orientd.conf:1: log-level: expected one of trace, debug, info") == true)
+        #expect(problems("socket: orientd.sock\n") == ["orientd.conf:1: socket: expected an absolute path, got 'orientd.sock'"])
+        #expect(problems("uri: usb\n") == ["orientd.conf:1: uri: expected 'local:' or 'ip:HOST[:PORT]', got 'usb'"])
+    }
+
+    @Test func aMissingOrStructuredValueIsRefused() {
+        #expect(problems("rate:\n") == ["orientd.conf:1: rate: expected polls per second, 1 to 1000, got nothing"])
+        #expect(problems("rate: [1, 2]\n") == ["orientd.conf:1: rate: expected polls per second, 1 to 1000, got a list"])
+        #expect(problems("classifier: 5\n")
+            == ["orientd.conf:1: 'classifier' holds the judge's keys, one per line, indented under it; got '5'"])
+        #expect(problems("- rate\n- 25\n") == ["orientd.conf:1: expected 'key: value' lines, got a list"])
+    }
+
+    @Test func brokenYAMLGivesTheLineOfTheBreak() throws {
+        let reported = problems("rate: 25\nclassifier:\n  settle-ms: 60\n    face-delay-ms: 10\n")
+        #expect(reported.count == 1)
+        #expect(reported.first?.hasPrefix("orientd.conf:4: not valid YAML: ") == true)
+        // An unquoted "local:" is YAML for a nested key; the line says so rather than guess.
+        let unquoted = problems("uri: local:\n")
+        #expect(unquoted.count == 1)
+        #expect(unquoted.first?.hasPrefix("orientd.conf:1: ") == true)
+    }
+
+    @Test func aKeyGivenTwiceIsRefused() {
+        #expect(problems("rate: 25\nrate: 30\n") == ["orientd.conf:1: 'rate' given more than once; keep one"])
+    }
+
+    @Test func everyProblemIsReportedAndNothingIsApplied() {
+        var settings = defaults
+        #expect(throws: ConfigurationProblems.self) {
+            try ConfigurationFile.apply(text: "rate: 25\nrat: 3\nclassifier:\n  settle-ms: lots\n", file: "f", to: &settings)
+        }
+        #expect(settings == defaults)
+        #expect(problems("rat: 3\nclassifier:\n  settle-ms: lots\n").map { $0.split(separator: ":").prefix(2).joined(separator: ":") }
+            == ["orientd.conf:1", "orientd.conf:3"])
+    }
+}
+
+@Suite struct ConfigurationFileOnDiskTests {
+    private func temporaryFile(_ contents: Data) throws -> String {
+        let path = NSTemporaryDirectory() + "orientd-config-\(UUID().uuidString).conf"
+        try contents.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func aMissingDefaultFileMeansDefaults() throws {
+        var settings = defaults
+        let read = try ConfigurationFile.apply(path: "/nonexistent/orientd.conf", required: false, to: &settings)
+        #expect(!read)
+        #expect(settings == defaults)
+    }
+
+    @Test func aMissingExplicitFileIsAnError() {
+        var settings = defaults
+        #expect {
+            try ConfigurationFile.apply(path: "/nonexistent/orientd.conf", required: true, to: &settings)
+        } throws: { error in
+            (error as? ConfigurationProblems)?.description == "/nonexistent/orientd.conf: no such file"
+        }
+    }
+
+    @Test func aFileIsReadWithItsPathInProblems() throws {
+        let path = try temporaryFile(Data("rate: 20\nclassifier:\n  face-delay-ms: x\n".utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var settings = defaults
+        #expect {
+            try ConfigurationFile.apply(path: path, required: true, to: &settings)
+        } throws: { error in
+            (error as? ConfigurationProblems)?.description
+                == "\(path):3: classifier.face-delay-ms: expected milliseconds from 0 to 10000, got 'x'"
+        }
+    }
+
+    @Test func aHugeOrBinaryFileIsRefusedWithoutReadingItAll() throws {
+        let huge = try temporaryFile(Data(repeating: UInt8(ascii: "#"), count: 1 << 20))
+        let binary = try temporaryFile(Data([0xff, 0xfe, 0x00, 0x80]))
+        defer {
+            try? FileManager.default.removeItem(atPath: huge)
+            try? FileManager.default.removeItem(atPath: binary)
+        }
+        var settings = defaults
+        #expect {
+            try ConfigurationFile.apply(path: huge, required: true, to: &settings)
+        } throws: { error in
+            (error as? ConfigurationProblems)?.description == "\(huge): larger than 64 KiB; is this the config file?"
+        }
+        #expect {
+            try ConfigurationFile.apply(path: binary, required: true, to: &settings)
+        } throws: { error in
+            (error as? ConfigurationProblems)?.description == "\(binary): not UTF-8 text"
+        }
+    }
+}
+
+@Suite struct SettingKeyTests {
+    @Test func namesAreUniqueAndTheDefaultsAreValid() {
+        #expect(Set(SettingKey.all.map(\.name)).count == SettingKey.all.count)
+        for key in SettingKey.all {
+            var settings = defaults
+            #expect(key.apply(key.value(in: defaults).text, to: &settings) == nil, "\(key.name)")
+            #expect(settings == defaults)
+        }
+    }
+
+    @Test func everyClassifierConstantHasAKey() {
+        // Changing one key must change ClassifierSettings, and each key a different constant.
+        var seen: [ClassifierSettings] = []
+        for key in SettingKey.all where key.section == .classifier {
+            var settings = defaults
+            let current = Double(key.value(in: settings).text)!
+            let other = key.apply(String(current + 1), to: &settings) == nil ? current + 1 : current - 1
+            #expect(key.apply(String(other), to: &settings) == nil, "\(key.name)")
+            #expect(settings.classifier != defaults.classifier, "\(key.name)")
+            #expect(!seen.contains(settings.classifier), "\(key.name)")
+            seen.append(settings.classifier)
+        }
+        #expect(Mirror(reflecting: ClassifierSettings()).children.count == seen.count)
+    }
+}

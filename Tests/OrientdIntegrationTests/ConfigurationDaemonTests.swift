@@ -1,0 +1,89 @@
+import Foundation
+import OrientationCore
+import Testing
+
+/// The config file and the flags as the real orientd reads them.
+extension IntegrationTests {
+    @Suite struct ConfigurationDaemonTests {
+        private func writeConfig(_ text: String) throws -> String {
+            let path = makeScratchDirectory() + "/orientd.conf"
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+
+        @Test func aConfigWithProblemsIsRefusedNamingEachLine() throws {
+            let config = try writeConfig("rate: 25\nrat: 30\nclassifier:\n  settle-ms: soon\n")
+            let daemon = try Daemon(sensor: nil, arguments: ["--config", config], waitForSocket: false)
+            #expect(waitUntil(timeout: 10) { !daemon.process.isRunning })
+            #expect(daemon.stop() == 1)
+            #expect(daemon.log.contains("orientd: error: \(config):2: unknown key 'rat'; did you mean 'rate'?"), "\(daemon.log)")
+            #expect(daemon.log.contains("orientd: error: \(config):4: classifier.settle-ms: expected milliseconds from 0 to 5000, got 'soon'"))
+            #expect(daemon.log.contains("refusing to start"))
+            #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+        }
+
+        @Test func aMissingExplicitConfigIsAnError() throws {
+            let result = try run("orientd", ["--config", "/nonexistent/orientd.conf", "--print-config"])
+            #expect(result.status == 1)
+            #expect(result.standardError.contains("orientd: error: /nonexistent/orientd.conf: no such file"))
+        }
+
+        /// Every key of the config file is also a flag, and `--print-config` shows the flag won.
+        @Test func everyKeyIsSettableByFlagOverTheFile() throws {
+            let config = try writeConfig("rate: 20\nclassifier:\n  settle-ms: 80\n")
+            let defaults = try run("orientd", ["--config", config, "--print-config"])
+            #expect(defaults.status == 0, "\(defaults.standardError)")
+            #expect(defaults.standardOutput.contains("\nrate: 20\n"))
+            #expect(defaults.standardOutput.contains("\n  settle-ms: 80\n"))
+
+            let values = [
+                "uri": "\"ip:192.0.2.1\"", "socket": "\"/tmp/elsewhere.sock\"", "max-clients": "7",
+                "log-level": "debug", "rate": "33",
+            ]
+            let keys = defaults.standardOutput.split(separator: "\n")
+                .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") && $0.contains(": ") }
+                .map { $0.trimmingCharacters(in: .whitespaces).components(separatedBy: ": ") }
+            #expect(keys.count == 25)
+            for key in keys {
+                let (name, current) = (key[0], key[1])
+                let value = values[name] ?? String(Int(Double(current)!.rounded(.down)) + 1)
+                let flagValue = value.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                let result = try run("orientd", ["--config", config, "--print-config", "--\(name)", flagValue])
+                #expect(result.status == 0, "--\(name) \(flagValue): \(result.standardError)")
+                #expect(result.standardOutput.contains("\(name): \(value)\n"), "--\(name) \(flagValue)")
+            }
+        }
+
+        @Test func theSampleConfigIsTheDefaults() throws {
+            let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../config/orientd.conf").standardized.path
+            let printed = try run("orientd", ["--config", "/dev/null", "--print-config"], environment: ["ORIENTD_SOCKET": ""])
+            #expect(printed.status == 0, "\(printed.standardError)")
+            #expect(try String(contentsOfFile: sample, encoding: .utf8) == printed.standardOutput,
+                    "config/orientd.conf is stale: regenerate it with 'orientd --config /dev/null --print-config'")
+        }
+
+        /// A classifier constant from the config file reaches the running judge: with a face delay
+        /// longer than the time spent lying flat, faceUp is never published.
+        @Test func theClassifierUsesTheConfiguredConstants() throws {
+            var lines: [String] = []
+            for step in 0..<200 {  // 2 s upright, then 2 s flat, at 50 Hz
+                let time = Double(step) * 0.02
+                lines.append(time < 2 ? "\(time) 0 -9.80665 0" : "\(time) 0 0 9.80665")
+            }
+            let trace = makeScratchDirectory() + "/flat.trace"
+            try (lines.joined(separator: "\n") + "\n").write(toFile: trace, atomically: true, encoding: .utf8)
+
+            func published(config: String) throws -> [String] {
+                let daemon = try Daemon(sensor: nil, arguments: ["--config", try writeConfig(config), "--replay", trace, "--fast"])
+                #expect(waitUntil(timeout: 10) { daemon.log.contains("finished") })
+                return daemon.log.split(separator: "\n").compactMap { line in
+                    guard line.contains(" → ") else { return nil }
+                    return line.components(separatedBy: " → ").last
+                }
+            }
+            #expect(try published(config: "") == ["portrait", "faceUp"])
+            #expect(try published(config: "classifier:\n  face-delay-ms: 3000\n") == ["portrait"])
+        }
+    }
+}
