@@ -68,9 +68,9 @@ struct Orientd: AsyncParsableCommand {
         }
         let logger = DaemonLog.bootstrap(level: settings.logLevel)
         let configPath = config ?? ConfigurationFile.defaultPath
-        logger.info(configRead ? "configuration read from \(configPath)" : "no \(configPath); using the defaults")
+        let origin = configRead ? "configuration from \(configPath)" : "no \(configPath), default configuration"
         do {
-            try await serve(settings, logger: logger)
+            try await serve(settings, configuration: origin, logger: logger)
         } catch let failure as DaemonFailure {
             logger.error("\(failure)")
             throw ExitCode.failure
@@ -98,7 +98,7 @@ struct Orientd: AsyncParsableCommand {
 
     /// Binds the socket first (a bad --socket fails before the sensor is touched), then opens the
     /// sensor, then serves until SIGTERM or SIGINT.
-    private func serve(_ settings: DaemonSettings, logger: Logger) async throws {
+    private func serve(_ settings: DaemonSettings, configuration origin: String, logger: Logger) async throws {
         let socketPath = settings.socketPath
         let hub = OrientationHub()
         let server: HubServer
@@ -126,7 +126,7 @@ struct Orientd: AsyncParsableCommand {
             await server.close()
             throw DaemonFailure("cannot accept clients on \(socketPath): \(error)")
         }
-        logger.info("serving the orientation on \(socketPath)")
+        logger.info("serving the orientation on \(socketPath) (\(origin))")
 
         let group = ServiceGroup(
             services: [SensorService(feed: feed), server],
