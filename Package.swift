@@ -74,11 +74,21 @@ let package = Package(
         // The scenario corpus: generated traces with the changes each must produce (reference §4).
         .target(name: "ScenarioCorpus", dependencies: ["OrientationCore"], path: "Tests/ScenarioCorpus"),
 
+        // An IIO accelerometer emulated with umockdev, for the integration tests and the benchmark.
+        .target(name: "EmulatedSensor", dependencies: ["CUmockdevShim", "OrientationCore"], path: "Tests/EmulatedSensor"),
+
+        // The benchmark: orientd against iio-sensor-proxy on one emulated sensor (scripts/bench).
+        .executableTarget(name: "orientd-bench", dependencies: [
+            "EmulatedSensor", "OrientdClient", "OrientationCore", "ScenarioCorpus",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ], path: "Benchmarks/OrientdBench"),
+
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore", "ScenarioCorpus"]),
         .testTarget(name: "OrientdProtocolTests", dependencies: ["OrientdProtocol"]),
         .testTarget(name: "OrientdConfigurationTests", dependencies: ["OrientdConfiguration", "OrientationCore"]),
         .testTarget(name: "OrientdIntegrationTests", dependencies: [
-            "CUmockdevShim", "OrientdClient", "OrientdProtocol", "OrientationCore", "ScenarioCorpus",
+            "EmulatedSensor", "OrientdClient", "OrientdProtocol", "OrientationCore", "ScenarioCorpus",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .target(name: "orientd"), .target(name: "orientctl"),
         ]),

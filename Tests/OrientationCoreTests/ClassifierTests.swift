@@ -81,15 +81,17 @@ import Foundation
         #expect(change == OrientationChange(orientation: .portrait, previous: .unknown, time: 5))
     }
 
-    /// A 90° step at 50 Hz: the filter (100 ms) takes the angle past 67.5° in about 123 ms, then
-    /// the proposal must hold 40 ms.
+    /// A 90° step at 50 Hz: the filter takes the angle past 67.5° in 1.23 time constants
+    /// (tan 67.5° = (1 - e^-t/τ) / e^-t/τ), then the proposal must hold 40 ms.
     @Test func aStepIsPublishedAfterFilterLagAndSettleTime() {
         var classifier = Classifier()
         let step = Array(repeating: gravityVector(angle: 0), count: 50) + Array(repeating: gravityVector(angle: 90), count: 50)
         let changes = replay(step, into: &classifier, rate: 50)
         #expect(changes.map(\.orientation) == [.portrait, .landscapeLeft])
         let delay = changes[1].time - 1.0
-        #expect(delay >= 0.123 + 0.04 - 0.021 && delay <= 0.123 + 0.04 + 0.021, "published \(delay) s after the step")
+        let settings = ClassifierSettings()
+        let expected = 1.23 * settings.filterTimeConstantMs / 1000 + settings.settleMs / 1000
+        #expect(abs(delay - expected) <= 0.021, "published \(delay) s after the step, not \(expected)")
     }
 
     @Test func aSingleOutlierIsNotPublished() {

@@ -1,3 +1,4 @@
+import EmulatedSensor
 import Foundation
 import NIOConcurrencyHelpers
 import OrientdProtocol
@@ -187,4 +188,9 @@ extension DaemonConnection {
     func readText() throws -> String? { try readLine().map { String(decoding: $0, as: UTF8.self) } }
 
     func readJSON() throws -> JSONValue? { try readLine().flatMap { Wire.decode($0) } }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

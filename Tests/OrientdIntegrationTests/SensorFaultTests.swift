@@ -1,3 +1,4 @@
+import EmulatedSensor
 import Foundation
 import OrientationCore
 import Testing

@@ -62,11 +62,11 @@ struct ScenarioBuilder {
     }
 }
 
-/// SplitMix64: the same noise on every run and machine.
-struct SeededRandom: RandomNumberGenerator {
+/// SplitMix64: the same noise on every run and machine (the benchmark's timings use it too).
+public struct SeededRandom: RandomNumberGenerator {
     private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

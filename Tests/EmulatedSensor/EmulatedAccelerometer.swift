@@ -3,18 +3,18 @@ import Foundation
 import OrientationCore
 
 /// An IIO accelerometer emulated by umockdev: a directory tree that a process started with
-/// `environment` sees as /sys, /dev and the udev database. Tests turn the device by rewriting
+/// `environment` sees as /sys, /dev and the udev database. Tests and the benchmark turn the device by rewriting
 /// its raw attributes, as a kernel driver would.
-final class EmulatedAccelerometer: @unchecked Sendable {
-    static let countsPerG = 256.0
-    static let devicePath = "/devices/platform/orientd-test/iio:device0"
+public final class EmulatedAccelerometer: @unchecked Sendable {
+    public static let countsPerG = 256.0
+    public static let devicePath = "/devices/platform/orientd-test/iio:device0"
 
     private let testbed: OpaquePointer
-    let root: String
+    public let root: String
 
     /// Builds a testbed holding one accelerometer with `attributes` (sysfs file → value) and udev
     /// `properties`, plus any further devices in umockdev's text format.
-    init(attributes: [String: String], properties: [String: String] = [:], otherDevices: String = "") throws {
+    public init(attributes: [String: String], properties: [String: String] = [:], otherDevices: String = "") throws {
         testbed = umockdev_shim_testbed_new()
         root = String(cString: umockdev_shim_testbed_root(testbed))
         var description = "P: \(Self.devicePath)\nN: iio:device0\nE: SUBSYSTEM=iio\nE: DEVNAME=/dev/iio:device0\n"
@@ -25,7 +25,7 @@ final class EmulatedAccelerometer: @unchecked Sendable {
     }
 
     /// A testbed without the accelerometer, holding only `devices`.
-    init(onlyDevices devices: String) throws {
+    public init(onlyDevices devices: String) throws {
         testbed = umockdev_shim_testbed_new()
         root = String(cString: umockdev_shim_testbed_root(testbed))
         try add(devices)
@@ -34,7 +34,7 @@ final class EmulatedAccelerometer: @unchecked Sendable {
     deinit { umockdev_shim_testbed_free(testbed) }
 
     /// A typical display accelerometer at 1 g = 256 counts, upright, with no mount matrix.
-    static func standard(_ orientation: Orientation = .portrait, extra: [String: String] = [:],
+    public static func standard(_ orientation: Orientation = .portrait, extra: [String: String] = [:],
                          properties: [String: String] = [:]) throws -> EmulatedAccelerometer {
         let raw = rawCounts(for: orientation)
         var attributes = [
@@ -47,12 +47,12 @@ final class EmulatedAccelerometer: @unchecked Sendable {
     }
 
     /// The environment that makes a process see this testbed.
-    var environment: [String: String] {
+    public var environment: [String: String] {
         ["LD_PRELOAD": "libumockdev-preload.so.0", "UMOCKDEV_DIR": root]
     }
 
     /// Raw counts of 1 g pointing as reference §1 says for `orientation`.
-    static func rawCounts(for orientation: Orientation) -> Vector3 {
+    public static func rawCounts(for orientation: Orientation) -> Vector3 {
         switch orientation {
         case .portrait, .unknown: Vector3(0, -countsPerG, 0)
         case .portraitUpsideDown: Vector3(0, countsPerG, 0)
@@ -63,11 +63,11 @@ final class EmulatedAccelerometer: @unchecked Sendable {
         }
     }
 
-    func turn(to orientation: Orientation) {
+    public func turn(to orientation: Orientation) {
         setRaw(Self.rawCounts(for: orientation))
     }
 
-    func setRaw(_ raw: Vector3) {
+    public func setRaw(_ raw: Vector3) {
         set("in_accel_x_raw", Self.format(raw.x))
         set("in_accel_y_raw", Self.format(raw.y))
         set("in_accel_z_raw", Self.format(raw.z))
@@ -75,7 +75,7 @@ final class EmulatedAccelerometer: @unchecked Sendable {
 
     /// Replaces a sysfs attribute's value in one step (write a new file, rename it over the old),
     /// so the daemon never reads a half-written value.
-    func set(_ file: String, _ value: String) {
+    public func set(_ file: String, _ value: String) {
         let path = root + "/sys" + Self.devicePath + "/" + file
         let temporary = path + ".new"
         _ = FileManager.default.createFile(atPath: temporary, contents: Data((value + "\n").utf8))
@@ -84,7 +84,7 @@ final class EmulatedAccelerometer: @unchecked Sendable {
 
     /// An attribute's value as the kernel would take it. libiio writes values with their
     /// terminating NUL, where a kernel driver's parser stops; the emulated file keeps it.
-    func value(of file: String) -> String? {
+    public func value(of file: String) -> String? {
         guard let data = FileManager.default.contents(atPath: root + "/sys" + Self.devicePath + "/" + file) else { return nil }
         return String(decoding: data.prefix { $0 != 0 }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -92,16 +92,16 @@ final class EmulatedAccelerometer: @unchecked Sendable {
     private func add(_ description: String) throws {
         var error = [CChar](repeating: 0, count: 512)
         guard umockdev_shim_testbed_add(testbed, description, &error, UInt(error.count)) == 1 else {
-            throw TestFailure("umockdev rejected the device description: \(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))\n\(description)")
+            throw EmulationError("umockdev rejected the device description: \(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))\n\(description)")
         }
     }
 
-    static func format(_ value: Double) -> String {
+    public static func format(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
+public struct EmulationError: Error, CustomStringConvertible {
+    public let description: String
     init(_ description: String) { self.description = description }
 }

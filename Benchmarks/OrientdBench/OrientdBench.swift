@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import OrientationCore
+import ScenarioCorpus
+
+@main
+struct OrientdBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "orientd-bench",
+        abstract: "Measure orientd, and iio-sensor-proxy beside it, on one emulated accelerometer.",
+        discussion: """
+            Both daemons read the same umockdev-emulated sensor at their default settings, each \
+            with one client: orientd with a socket subscriber, iio-sensor-proxy (on a private \
+            D-Bus system bus) with monitor-sensor. Prints step latency, first answer, spurious \
+            events on every corpus scenario, CPU time and peak memory, as Markdown tables. \
+            Run it with scripts/bench, which builds orientd in release mode first.
+            """)
+
+    @Option(help: "orientd executable to measure. (default: the one beside this program)")
+    var orientd: String?
+
+    @Option(help: "Step-latency trials.")
+    var trials = 30
+
+    @Option(help: "Daemon starts (orientd) or new clients (iio-sensor-proxy) timed for the first answer.")
+    var starts = 10
+
+    @Option(help: "Seconds of the still, subscribed window in which CPU time is measured.")
+    var cpuSeconds = 30.0
+
+    @Option(help: "Seed of the random pauses between turns.")
+    var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("An option for orientd, as --orientd-option=--rate=25 (repeatable); the default is none: its default settings.", valueName: "option"))
+    var orientdOption: [String] = []
+
+    @Option(help: ArgumentHelp("Play only this corpus scenario (repeatable; default: all; 'none' for none).", valueName: "name"))
+    var scenario: [String] = []
+
+    @Flag(help: "Measure orientd alone (when iio-sensor-proxy is not installed).")
+    var withoutProxy = false
+
+    func validate() throws {
+        guard trials >= 1, starts >= 1, cpuSeconds >= 1 else { throw ValidationError("--trials, --starts and --cpu-seconds must be positive") }
+        for name in scenario where name != "none" && Corpus.named(name) == nil {
+            throw ValidationError("no scenario '\(name)'; the corpus has \(Corpus.all.map(\.name).joined(separator: ", "))")
+        }
+        if !withoutProxy, !FileManager.default.isExecutableFile(atPath: SensorProxyUnderTest.executable) {
+            throw ValidationError("\(SensorProxyUnderTest.executable) is not installed (Debian: apt install iio-sensor-proxy), or pass --without-proxy")
+        }
+    }
+
+    func run() throws {
+        let executable = orientd ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("orientd").path
+        let scratch = try scratchDirectory()
+        let sensor = try BenchSensor()
+        let say = { (text: String) in FileHandle.standardError.write(Data("orientd-bench: \(text)\n".utf8)) }
+
+        say("timing \(starts) first answers of orientd (process start to first orientation)")
+        let orientdFirst = try (0..<starts).map { _ in
+            try OrientdUnderTest.timeFirstAnswer(executable: executable, options: orientdOption, socketPath: scratch + "/first.sock",
+                                                 environment: sensor.environment, log: scratch + "/orientd-first.log")
+        }
+        var proxy: SensorProxyUnderTest?
+        var proxyFirst: [Double] = []
+        let bus = withoutProxy ? nil : try PrivateSystemBus(directory: scratch)
+        if let bus {
+            say("timing \(starts) first answers of iio-sensor-proxy (process start to first orientation)")
+            proxyFirst = try (0..<starts).map { _ in
+                try SensorProxyUnderTest.timeFirstAnswer(bus: bus, sensorEnvironment: sensor.environment)
+            }
+            let started = try SensorProxyUnderTest(bus: bus, sensorEnvironment: sensor.environment)
+            try started.startMonitoring()
+            proxy = started
+        }
+        let orientdUnderTest = try OrientdUnderTest(executable: executable, options: orientdOption, socketPath: scratch + "/orientd.sock",
+                                                    environment: sensor.environment, log: scratch + "/orientd.log")
+        defer { orientdUnderTest.stop() }
+        let daemons: [any DaemonUnderTest] = [orientdUnderTest] + (proxy.map { [$0] } ?? [])
+        sleep(seconds: 1.5)
+
+        say("\(trials) step-latency trials")
+        var random = SeededRandom(seed: seed)
+        let latencies = measureStepLatency(sensor: sensor, daemons: daemons, trials: trials, random: &random)
+        let played = scenario.isEmpty ? Corpus.all : Corpus.all.filter { scenario.contains($0.name) }
+        say("playing \(played.count) corpus scenarios in real time")
+        let scenarios = measureScenarios(played, sensor: sensor, daemons: daemons) { say("  scenario \($0)") }
+        sensor.turn(to: .portrait)
+        sleep(seconds: 2)
+        say("measuring CPU over \(cpuSeconds.formatted()) s, device still, one client each")
+        let use = measureResourceUse(of: daemons, seconds: cpuSeconds)
+
+        if !orientdOption.isEmpty { print("orientd run with \(orientdOption.joined(separator: " "))\n") }
+        print(Report(daemons: daemons.map(\.name), trials: trials, starts: starts, cpuSeconds: cpuSeconds,
+                     latencies: latencies, firstAnswers: ["orientd": orientdFirst, "iio-sensor-proxy": proxyFirst],
+                     scenarios: scenarios, use: use).markdown)
+        withExtendedLifetime(bus) {}  // iio-sensor-proxy needs its bus until the very end
+        try? FileManager.default.removeItem(atPath: scratch)
+    }
+
+    private func scratchDirectory() throws -> String {
+        var template = Array("/tmp/orientd-bench-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw BenchFailure("cannot make a scratch directory in /tmp")
+        }
+        return String(cString: made)
+    }
+}

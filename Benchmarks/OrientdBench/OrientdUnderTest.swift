@@ -1,0 +1,68 @@
+import Foundation
+import NIOConcurrencyHelpers
+import OrientationCore
+import OrientdClient
+
+/// orientd on the emulated sensor, with one subscriber that stamps every event on arrival.
+final class OrientdUnderTest: DaemonUnderTest, @unchecked Sendable {
+    let name = "orientd"
+    let daemonProcess: ChildProcess
+    private let received = NIOLockedValueBox<[(orientation: Orientation, time: Double)]>([])
+
+    init(executable: String, options: [String], socketPath: String, environment: [String: String], log: String) throws {
+        daemonProcess = try ChildProcess(executable, ["--config", "/dev/null", "--socket", socketPath] + options,
+                                         environment: environment, standardError: log)
+        var connected: OrientdClient?
+        waitUntil(timeout: 10) {
+            connected = try? OrientdClient(socketPath: socketPath, timeout: 1)
+            return connected != nil || !daemonProcess.isRunning
+        }
+        guard let connected else { throw BenchFailure("orientd did not start; see \(log)") }
+        let current = try connected.subscribe()
+        received.withLockedValue { $0.append((current, now())) }
+        connected.setReadTimeout(nil)
+        // From here on only the reading thread uses the client.
+        nonisolated(unsafe) let client = connected
+        let received = self.received
+        Thread.detachNewThread {
+            while let event = try? client.nextEvent() {
+                let time = now()
+                guard let name = event["orientation"]?.stringValue, let orientation = Orientation(rawValue: name) else { continue }
+                received.withLockedValue { $0.append((orientation, time)) }
+            }
+        }
+    }
+
+    var reports: [(orientation: Orientation, time: Double)] { received.withLockedValue { $0 } }
+
+    func stop() { daemonProcess.stop() }
+
+    /// Starts orientd and times its first answer: from the start of the process until a client
+    /// holds an orientation that is not unknown (the sensor is opened and read on the way).
+    static func timeFirstAnswer(executable: String, options: [String], socketPath: String,
+                                environment: [String: String], log: String) throws -> Double {
+        try? FileManager.default.removeItem(atPath: socketPath)
+        let start = now()
+        let process = try ChildProcess(executable, ["--config", "/dev/null", "--socket", socketPath] + options,
+                                       environment: environment, standardError: log)
+        defer { process.stop() }
+        var answered: Double?
+        waitUntil(timeout: 10) {
+            guard let client = try? OrientdClient(socketPath: socketPath, timeout: 1) else { return !process.isRunning }
+            if let name = client.hello["orientation"]?.stringValue, name != Orientation.unknown.rawValue {
+                answered = now()
+            } else if (try? client.subscribe()) != nil, let event = try? client.nextEvent(),
+                      event["orientation"]?.stringValue != Orientation.unknown.rawValue {
+                answered = now()
+            }
+            return true
+        }
+        guard let answered else { throw BenchFailure("orientd gave no orientation; see \(log)") }
+        return answered - start
+    }
+}
+
+struct BenchFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

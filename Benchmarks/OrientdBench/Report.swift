@@ -1,0 +1,60 @@
+import Foundation
+
+/// The benchmark's figures as Markdown tables, one column per daemon.
+struct Report {
+    let daemons: [String]
+    let trials: Int
+    let starts: Int
+    let cpuSeconds: Double
+    let latencies: [String: [Double]]
+    let firstAnswers: [String: [Double]]
+    let scenarios: [(scenario: String, scores: [String: ScenarioScore])]
+    let use: [String: ResourceUse]
+
+    var markdown: String {
+        var lines = [
+            "| \(trials) step trials, \(starts) starts, \(Int(cpuSeconds)) s still | " + daemons.joined(separator: " | ") + " |",
+            "|---|" + daemons.map { _ in "---:|" }.joined(),
+        ]
+        func row(_ title: String, _ value: (String) -> String) {
+            lines.append("| \(title) | " + daemons.map(value).joined(separator: " | ") + " |")
+        }
+        row("step latency p50 / p95 / max (ms)") { name in
+            let values = latencies[name] ?? []
+            let missed = values.filter { !$0.isFinite }.count
+            let heard = values.filter(\.isFinite)
+            let figures = [50.0, 95, 100].map { milliseconds(percentile($0, of: heard)) }.joined(separator: " / ")
+            return missed == 0 ? figures : "\(figures) (\(missed) turns never reported)"
+        }
+        row("first orientation, median / max (ms)") { name in
+            let values = firstAnswers[name] ?? []
+            return "\(milliseconds(median(values))) / \(milliseconds(values.max() ?? .nan))"
+        }
+        row("spurious events, all \(scenarios.count) scenarios") { name in
+            String(scenarios.reduce(0) { $0 + ($1.scores[name]?.spurious ?? 0) })
+        }
+        row("expected changes missed") { name in
+            String(scenarios.reduce(0) { $0 + ($1.scores[name]?.missed ?? 0) })
+        }
+        row("CPU, s per minute (% of one core)") { name in
+            guard let use = use[name] else { return "-" }
+            return String(format: "%.2f (%.2f %%)", use.cpuSecondsPerMinute, use.percentOfOneCore)
+        }
+        row("peak memory, VmHWM (MiB)") { name in
+            use[name].map { String(format: "%.1f", $0.peakMemoryMiB) } ?? "-"
+        }
+        lines.append("")
+        lines.append("| scenario: spurious / missed | " + daemons.joined(separator: " | ") + " |")
+        lines.append("|---|" + daemons.map { _ in "---:|" }.joined())
+        for (scenario, scores) in scenarios {
+            lines.append("| \(scenario) | " + daemons.map { name in
+                scores[name].map { "\($0.spurious) / \($0.missed)" } ?? "-"
+            }.joined(separator: " | ") + " |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func milliseconds(_ seconds: Double) -> String {
+        seconds.isFinite ? String(Int((seconds * 1000).rounded())) : "-"
+    }
+}

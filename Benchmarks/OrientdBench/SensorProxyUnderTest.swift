@@ -1,0 +1,83 @@
+import Foundation
+import OrientationCore
+
+/// iio-sensor-proxy (Debian's, unchanged) on the same emulated sensor, on a private D-Bus system
+/// bus, watched by its own client `monitor-sensor`, whose lines are stamped on arrival.
+final class SensorProxyUnderTest: DaemonUnderTest {
+    let name = "iio-sensor-proxy"
+    let daemonProcess: ChildProcess
+    private let environment: [String: String]
+    private var monitor: ChildProcess?
+    static let executable = "/usr/sbin/iio-sensor-proxy"
+
+    /// Starts iio-sensor-proxy on `bus`.
+    init(bus: PrivateSystemBus, sensorEnvironment: [String: String]) throws {
+        environment = sensorEnvironment.merging(bus.environment) { $1 }
+        daemonProcess = try ChildProcess(Self.executable, [], environment: environment,
+                                         standardError: bus.directory + "/iio-sensor-proxy.log")
+    }
+
+    deinit {
+        monitor?.stop()
+        daemonProcess.stop()
+    }
+
+    /// Starts the watching client; it claims the accelerometer, so the proxy starts polling.
+    func startMonitoring() throws {
+        let monitor = try Self.monitorSensor(environment: environment)
+        self.monitor = monitor
+        guard waitUntil(timeout: 10, { !reports.isEmpty }) else {
+            throw BenchFailure("monitor-sensor reported no orientation from iio-sensor-proxy")
+        }
+    }
+
+    var reports: [(orientation: Orientation, time: Double)] {
+        (monitor?.output ?? []).compactMap { line in Self.orientation(in: line.text).map { ($0, line.time) } }
+    }
+
+    /// Times the first answer of a freshly started iio-sensor-proxy, as for orientd: from its
+    /// start until a client (monitor-sensor, started at once and waiting for it to appear) holds
+    /// an orientation that is not undefined. Only one proxy may own its bus name at a time.
+    static func timeFirstAnswer(bus: PrivateSystemBus, sensorEnvironment: [String: String]) throws -> Double {
+        let environment = sensorEnvironment.merging(bus.environment) { $1 }
+        let start = now()
+        let proxy = try ChildProcess(executable, [], environment: environment, standardError: bus.directory + "/iio-sensor-proxy-first.log")
+        let monitor = try monitorSensor(environment: environment)
+        defer {
+            monitor.stop()
+            proxy.stop()
+        }
+        var answered: Double?
+        waitUntil(timeout: 10) {
+            answered = monitor.output.first { line in
+                orientation(in: line.text).map { $0 != .unknown } ?? false
+            }?.time
+            return answered != nil
+        }
+        guard let answered else { throw BenchFailure("iio-sensor-proxy gave no orientation within 10 s") }
+        return answered - start
+    }
+
+    private static func monitorSensor(environment: [String: String]) throws -> ChildProcess {
+        // Line-buffered, or monitor-sensor's lines would wait in a pipe buffer and look late.
+        try ChildProcess("/usr/bin/stdbuf", ["-oL", "monitor-sensor", "--accel"], environment: environment)
+    }
+
+    /// monitor-sensor prints "=== Has accelerometer (orientation: normal)" and then
+    /// "    Accelerometer orientation changed: left-up". Names per reference §1.
+    static func orientation(in line: String) -> Orientation? {
+        for marker in ["Accelerometer orientation changed: ", "Has accelerometer (orientation: "] {
+            guard let range = line.range(of: marker) else { continue }
+            let name = line[range.upperBound...].prefix { $0.isLetter || $0 == "-" }
+            switch name {
+            case "normal": return .portrait
+            case "bottom-up": return .portraitUpsideDown
+            case "right-up": return .landscapeLeft
+            case "left-up": return .landscapeRight
+            case "undefined": return .unknown
+            default: return nil
+            }
+        }
+        return nil
+    }
+}
