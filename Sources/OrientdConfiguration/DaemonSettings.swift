@@ -6,7 +6,7 @@ import OrientationCore
 public struct DaemonSettings: Equatable, Sendable {
     public var uri = "local:"
     public var socketPath: String
-    /// 25 polls a second keep a still device under 1 % of a core; the 80 ms filter keeps a turn
+    /// 25 polls a second keep a still device under 1 % of a core; the 70 ms filter keeps a turn
     /// under 200 ms (scripts/bench measures both).
     public var rate: Double = 25
     public var maxClients = 1024
