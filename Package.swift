@@ -76,10 +76,14 @@ let package = Package(
 
         // An IIO accelerometer emulated with umockdev, for the integration tests and the benchmark.
         .target(name: "EmulatedSensor", dependencies: ["CUmockdevShim", "OrientationCore"], path: "Tests/EmulatedSensor"),
+        // Child processes with their output lines stamped on arrival, for the tests and the benchmark.
+        .target(name: "ProcessHarness", dependencies: [
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ], path: "Tests/ProcessHarness"),
 
         // The benchmark: orientd against iio-sensor-proxy on one emulated sensor (scripts/bench).
         .executableTarget(name: "orientd-bench", dependencies: [
-            "EmulatedSensor", "OrientdClient", "OrientationCore", "ScenarioCorpus",
+            "EmulatedSensor", "OrientdClient", "OrientationCore", "ProcessHarness", "ScenarioCorpus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], path: "Benchmarks/OrientdBench"),
@@ -88,7 +92,7 @@ let package = Package(
         .testTarget(name: "OrientdProtocolTests", dependencies: ["OrientdProtocol"]),
         .testTarget(name: "OrientdConfigurationTests", dependencies: ["OrientdConfiguration", "OrientationCore"]),
         .testTarget(name: "OrientdIntegrationTests", dependencies: [
-            "EmulatedSensor", "OrientdClient", "OrientdProtocol", "OrientationCore", "ScenarioCorpus",
+            "EmulatedSensor", "OrientdClient", "OrientdProtocol", "OrientationCore", "ProcessHarness", "ScenarioCorpus",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .target(name: "orientd"), .target(name: "orientctl"),
         ]),

@@ -1,4 +1,5 @@
 import OrientationCore
+import ProcessHarness
 
 /// A daemon as its client sees it: every orientation it reported, each stamped on arrival.
 protocol DaemonUnderTest: AnyObject {

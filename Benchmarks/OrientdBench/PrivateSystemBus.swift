@@ -1,4 +1,5 @@
 import Foundation
+import ProcessHarness
 
 /// A D-Bus system bus of the benchmark's own (dbus-daemon on a socket in a scratch directory),
 /// so iio-sensor-proxy runs unchanged without touching the machine's bus.

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessHarness
 import OrientationCore
 
 /// iio-sensor-proxy (Debian's, unchanged) on the same emulated sensor, on a private D-Bus system

@@ -1,6 +1,7 @@
 import EmulatedSensor
 import Foundation
 import OrientationCore
+import ProcessHarness
 import Testing
 
 extension IntegrationTests {
@@ -10,39 +11,39 @@ extension IntegrationTests {
         @Test func monitorReportsEveryTurnInOrderWithinOneSecond() throws {
             let sensor = try EmulatedAccelerometer.standard(.portrait)
             let daemon = try Daemon(sensor: sensor)
-            let monitor = try StreamingProcess("orientctl", ["monitor", "--json", "--socket", daemon.socketPath])
+            let monitor = try ChildProcess(Products.path("orientctl"), ["monitor", "--json", "--socket", daemon.socketPath])
             defer { monitor.stop() }
             try #require(monitor.waitForLines(1, timeout: 5), "monitor printed nothing; daemon log:\n\(daemon.log)")
-            #expect(monitor.collected[0].text == #"{"orientation":"portrait"}"#)
+            #expect(monitor.output[0].text == #"{"orientation":"portrait"}"#)
 
             let turns: [Orientation] = [.landscapeLeft, .portraitUpsideDown, .landscapeRight, .faceUp, .faceDown, .portrait]
             for (index, orientation) in turns.enumerated() {
-                let turnedAt = Date()
+                let turnedAt = monotonicNow()
                 sensor.turn(to: orientation)
                 try #require(monitor.waitForLines(index + 2, timeout: 1), "no event for \(orientation) within 1 s")
-                let line = monitor.collected[index + 1]
+                let line = monitor.output[index + 1]
                 let event = try JSONSerialization.jsonObject(with: Data(line.text.utf8)) as? [String: Any]
                 #expect(event?["event"] as? String == "deviceOrientationDidChange")
                 #expect(event?["orientation"] as? String == orientation.rawValue)
                 #expect(event?["previous"] as? String == (index == 0 ? "portrait" : turns[index - 1].rawValue))
                 #expect(event?["sequence"] as? Int == index + 2)
                 #expect(event?["timestamp"] is Double)
-                #expect(line.time.timeIntervalSince(turnedAt) < 1)
+                #expect(line.time - turnedAt < 1)
                 Thread.sleep(forTimeInterval: 0.3)
             }
             Thread.sleep(forTimeInterval: 1)
-            #expect(monitor.collected.count == turns.count + 1, "extra events: \(monitor.collected.map(\.text))")
+            #expect(monitor.output.count == turns.count + 1, "extra events: \(monitor.output.map(\.text))")
         }
 
         @Test func plainMonitorPrintsOneNamePerLine() throws {
             let sensor = try EmulatedAccelerometer.standard(.landscapeRight)
             let daemon = try Daemon(sensor: sensor)
-            let monitor = try StreamingProcess("orientctl", ["monitor", "--socket", daemon.socketPath])
+            let monitor = try ChildProcess(Products.path("orientctl"), ["monitor", "--socket", daemon.socketPath])
             defer { monitor.stop() }
             try #require(monitor.waitForLines(1, timeout: 5))
             sensor.turn(to: .faceUp)
             try #require(monitor.waitForLines(2, timeout: 1))
-            #expect(monitor.collected.map(\.text) == ["landscapeRight", "faceUp"])
+            #expect(monitor.output.map(\.text) == ["landscapeRight", "faceUp"])
         }
     }
 }

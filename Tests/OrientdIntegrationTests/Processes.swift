@@ -129,52 +129,6 @@ func run(_ product: String, _ arguments: [String], environment: [String: String]
                     standardError: String(decoding: errorData, as: UTF8.self))
 }
 
-/// A long-running process whose standard output lines are collected as they arrive.
-final class StreamingProcess: @unchecked Sendable {
-    let process = Process()
-    private let lines = NIOLockedValueBox<[(text: String, time: Date)]>([])
-    private let reader: Thread
-
-    init(_ product: String, _ arguments: [String]) throws {
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: Products.path(product))
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let handle = output.fileHandleForReading
-        let lines = self.lines
-        reader = Thread {
-            var pending = Data()
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                pending.append(chunk)
-                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                    let text = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                    pending.removeSubrange(pending.startIndex...newline)
-                    lines.withLockedValue { $0.append((text, Date())) }
-                }
-            }
-        }
-        try process.run()
-        reader.start()
-    }
-
-    deinit { stop() }
-
-    var collected: [(text: String, time: Date)] { lines.withLockedValue { $0 } }
-
-    /// Waits until at least `count` lines arrived; returns whether they did within `timeout`.
-    func waitForLines(_ count: Int, timeout: Double) -> Bool {
-        waitUntil(timeout: timeout) { collected.count >= count }
-    }
-
-    func stop() {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-    }
-}
-
 /// A raw connection, for speaking the protocol line by line as any-language clients do.
 func rawConnection(to daemon: Daemon, timeout: Double = 5) throws -> DaemonConnection {
     let connection = try DaemonConnection(socketPath: daemon.socketPath)

@@ -1,14 +1,22 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// A program the benchmark runs, with each line of its standard output stamped on arrival.
-final class ChildProcess: @unchecked Sendable {
-    let name: String
+/// Seconds on the monotonic clock, the clock every arrival is stamped with.
+public func monotonicNow() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}
+
+/// A program run by the tests or the benchmark, with each line of its standard output stamped
+/// (monotonic seconds) on arrival.
+public final class ChildProcess: @unchecked Sendable {
+    public let name: String
     private let process = Process()
     private let lines = NIOLockedValueBox<[(text: String, time: Double)]>([])
     private var reader: Thread?
 
-    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
          standardError: String? = nil) throws {
         name = URL(fileURLWithPath: executable).lastPathComponent
         process.executableURL = URL(fileURLWithPath: executable)
@@ -26,7 +34,7 @@ final class ChildProcess: @unchecked Sendable {
             var pending = Data()
             while true {
                 let chunk = handle.availableData
-                let time = now()
+                let time = monotonicNow()
                 if chunk.isEmpty { break }
                 pending.append(chunk)
                 while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
@@ -42,21 +50,33 @@ final class ChildProcess: @unchecked Sendable {
 
     deinit { stop() }
 
-    var pid: Int32 { process.processIdentifier }
-    var isRunning: Bool { process.isRunning }
-    var output: [(text: String, time: Double)] { lines.withLockedValue { $0 } }
+    public var pid: Int32 { process.processIdentifier }
+    public var isRunning: Bool { process.isRunning }
+    public var output: [(text: String, time: Double)] { lines.withLockedValue { $0 } }
+
+    /// Waits until at least `count` lines arrived; returns whether they did within `timeout`.
+    public func waitForLines(_ count: Int, timeout: Double) -> Bool {
+        let deadline = monotonicNow() + timeout
+        while monotonicNow() < deadline {
+            if output.count >= count { return true }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        return output.count >= count
+    }
 
     /// SIGTERM, then SIGKILL if it has not ended within two seconds.
-    func stop() {
+    public func stop() {
         if process.isRunning {
             process.terminate()
-            if !waitUntil(timeout: 2, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
+            let deadline = monotonicNow() + 2
+            while process.isRunning, monotonicNow() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         process.waitUntilExit()
     }
 
     /// CPU time (user + system) the process has used so far, in seconds, from /proc.
-    var cpuSeconds: Double {
+    public var cpuSeconds: Double {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let afterName = stat.range(of: ") ") else { return 0 }
         let fields = stat[afterName.upperBound...].split(separator: " ")
@@ -66,7 +86,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Peak resident memory (VmHWM) in MiB, from /proc.
-    var peakMemoryMiB: Double {
+    public var peakMemoryMiB: Double {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
         return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
