@@ -78,12 +78,16 @@ struct ResourceUse {
     var peakMemoryMiB: Double
 }
 
-func measureResourceUse(of daemons: [any DaemonUnderTest], seconds: Double) -> [String: ResourceUse] {
-    let before = daemons.map(\.daemonProcess.cpuSeconds)
+func measureResourceUse(of daemons: [any DaemonUnderTest], seconds: Double) throws -> [String: ResourceUse] {
+    func cpu(_ daemon: any DaemonUnderTest) throws -> Double {
+        guard let spent = daemon.daemonProcess.cpuSeconds else { throw BenchFailure("\(daemon.name) has died") }
+        return spent
+    }
+    let before = try daemons.map(cpu)
     sleep(seconds: seconds)
     var use: [String: ResourceUse] = [:]
     for (daemon, start) in zip(daemons, before) {
-        let spent = daemon.daemonProcess.cpuSeconds - start
+        let spent = try cpu(daemon) - start
         use[daemon.name] = ResourceUse(cpuSecondsPerMinute: spent * 60 / seconds, percentOfOneCore: spent / seconds * 100,
                                        peakMemoryMiB: daemon.daemonProcess.peakMemoryMiB)
     }

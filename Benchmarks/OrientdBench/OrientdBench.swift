@@ -89,7 +89,7 @@ struct OrientdBench: ParsableCommand {
         sensor.turn(to: .portrait)
         sleep(seconds: 2)
         say("measuring CPU over \(cpuSeconds.formatted()) s, device still, one client each")
-        let use = measureResourceUse(of: daemons, seconds: cpuSeconds)
+        let use = try measureResourceUse(of: daemons, seconds: cpuSeconds)
 
         if !orientdOption.isEmpty { print("orientd run with \(orientdOption.joined(separator: " "))\n") }
         print(Report(daemons: daemons.map(\.name), trials: trials, starts: starts, cpuSeconds: cpuSeconds,

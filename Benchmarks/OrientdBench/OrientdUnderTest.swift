@@ -49,14 +49,17 @@ final class OrientdUnderTest: DaemonUnderTest, @unchecked Sendable {
         defer { process.stop() }
         var answered: Double?
         waitUntil(timeout: 10) {
-            guard let client = try? OrientdClient(socketPath: socketPath, timeout: 1) else { return !process.isRunning }
-            if let name = client.hello["orientation"]?.stringValue, name != Orientation.unknown.rawValue {
+            guard process.isRunning else { return true }
+            guard let client = try? OrientdClient(socketPath: socketPath, timeout: 1) else { return false }
+            // The hello carries the orientation; if it was still unknown, the next change will not be.
+            if client.hello["orientation"]?.stringValue != Orientation.unknown.rawValue {
                 answered = now()
-            } else if (try? client.subscribe()) != nil, let event = try? client.nextEvent(),
-                      event["orientation"]?.stringValue != Orientation.unknown.rawValue {
+            } else if let current = try? client.subscribe(), current != .unknown {
+                answered = now()
+            } else if let event = try? client.nextEvent(), event["orientation"]?.stringValue != Orientation.unknown.rawValue {
                 answered = now()
             }
-            return true
+            return answered != nil
         }
         guard let answered else { throw BenchFailure("orientd gave no orientation; see \(log)") }
         return answered - start

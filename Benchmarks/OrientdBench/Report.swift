@@ -38,7 +38,7 @@ struct Report {
         }
         row("CPU, s per minute (% of one core)") { name in
             guard let use = use[name] else { return "-" }
-            return String(format: "%.2f (%.2f %%)", use.cpuSecondsPerMinute, use.percentOfOneCore)
+            return String(format: "%.3f (%.2f %%)", use.cpuSecondsPerMinute, use.percentOfOneCore)
         }
         row("peak memory, VmHWM (MiB)") { name in
             use[name].map { String(format: "%.1f", $0.peakMemoryMiB) } ?? "-"

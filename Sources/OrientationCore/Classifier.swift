@@ -29,6 +29,11 @@ public struct Classifier: Sendable {
     private var lastInPlaneAngle: (time: Double, angle: Double)?
     private var inPlaneTurnRate: Double = 0
 
+    /// How early a poll may wake. Samples are stamped when they are read, which jitters by up to a
+    /// few milliseconds: without this allowance a wait of exactly one poll period (settle-ms 40 at
+    /// 25 Hz) would, half the time, wait a second period.
+    static let pollJitter = 0.004
+
     public init(settings: ClassifierSettings = ClassifierSettings()) {
         self.settings = settings
         filter = LowPassFilter(timeConstant: settings.filterTimeConstantMs / 1000, resetGap: settings.filterResetGapMs / 1000)
@@ -69,7 +74,7 @@ public struct Classifier: Sendable {
         if proposal.inPlaneAngle != nil, isTurning {
             return nil
         }
-        let settled = time - candidate!.since >= settings.settleMs / 1000 - 1e-9
+        let settled = time - candidate!.since >= settings.settleMs / 1000 - Self.pollJitter
         let returningFromFlat = (orientation == .faceUp || orientation == .faceDown) && proposal == inPlaneOrientation
         let lockedOut = time < lockedOutUntil || (!returningFromFlat && time < flatEndedLockoutUntil)
         return settled && !lockedOut ? publish(proposal, at: time) : nil
@@ -122,7 +127,7 @@ public struct Classifier: Sendable {
     private func proposal(tilt: Double, inPlaneAngle angle: Double, at time: Double) -> Orientation? {
         if abs(tilt) >= settings.flatTiltDegrees {
             let face: Orientation = tilt > 0 ? .faceUp : .faceDown
-            let flatLongEnough = time - (flatSince ?? time) >= settings.faceDelayMs / 1000 - 1e-9
+            let flatLongEnough = time - (flatSince ?? time) >= settings.faceDelayMs / 1000 - Self.pollJitter
             return flatLongEnough || orientation == .unknown ? face : nil
         }
         let choice: Orientation

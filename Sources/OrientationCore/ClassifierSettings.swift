@@ -42,7 +42,8 @@ public struct ClassifierSettings: Equatable, Sendable {
     public var settleMs: Double = 40
     /// While the filtered in-plane angle turns faster than this, a rotation is in progress and no
     /// new in-plane orientation is published: a fast 180° flip must not flash landscape on the way.
-    /// (The filtered angle after a sudden 90° turn crosses the 67.5° border at about 290°/s.)
+    /// (With the 70 ms filter a sudden 90° turn crosses the 67.5° border at about 400°/s, so it
+    /// counts as turning for a sample; the proposal is still timed from that sample.)
     public var turnInProgressDegreesPerSecond: Double = 360
     /// Without a reliable reading for this long, the orientation becomes unknown.
     public var staleAfterMs: Double = 2000

@@ -21,7 +21,8 @@ public struct LowPassFilter: Sendable {
             return (sample, true)
         }
         let dt = time - lastTime
-        let alpha = dt / (timeConstant + dt)
+        // A time constant of 0 turns the filter off, even for two samples with one timestamp.
+        let alpha = timeConstant + dt > 0 ? dt / (timeConstant + dt) : 1
         let filtered = Vector3(
             previous.x + alpha * (sample.x - previous.x),
             previous.y + alpha * (sample.y - previous.y),

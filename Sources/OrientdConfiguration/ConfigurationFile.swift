@@ -108,12 +108,14 @@ private struct Reader {
 
     private mutating func apply(_ key: SettingKey, _ node: Node, line: Int?) {
         let where_ = key.section == .classifier ? "classifier.\(key.name)" : key.name
+        // Problems are reported on the key's line: a value may sit on later lines (block scalars)
+        // or come from an alias defined elsewhere.
         guard let scalar = node.scalar, !isNull(node) else {
-            report(line: node.mark?.line ?? line, "\(where_): expected \(key.accepts), got \(describe(node))")
+            report(line: line ?? node.mark?.line, "\(where_): expected \(key.accepts), got \(describe(node))")
             return
         }
         if let problem = key.apply(scalar.string, to: &settings) {
-            report(line: scalar.mark?.line ?? line, "\(where_): \(problem)")
+            report(line: line ?? scalar.mark?.line, "\(where_): \(problem)")
         }
     }
 

@@ -1,11 +1,13 @@
 /// Writes settings as a commented config file: `orientd --print-config` prints it, and the sample
-/// config (config/orientd.conf) is this with the defaults.
+/// config (config/orientd.conf) is this with the defaults. A key at its default is written
+/// commented out ("#rate: 25"), so a copied file does not pin today's defaults for ever.
 public enum ConfigurationTemplate {
-    public static func render(_ settings: DaemonSettings) -> String {
+    public static func render(_ settings: DaemonSettings, defaults: DaemonSettings) -> String {
         var lines = [
-            "# orientd configuration (YAML). Every key may be left out: it then keeps the value shown",
-            "# here, its default. A command-line flag of the same name (--rate 25, --settle-ms 60)",
-            "# overrides the file. Check a file with: orientd --config FILE --print-config",
+            "# orientd configuration (YAML). Every key may be left out: it then keeps its default,",
+            "# shown commented out (\"#rate: 25\"); remove the '#' to change one. A command-line",
+            "# flag of the same name (--rate 25, --settle-ms 60) overrides the file.",
+            "# Check a file with: orientd --config FILE --print-config",
         ]
         for section in SettingKey.Section.allCases {
             let indent = section == .classifier ? "  " : ""
@@ -18,7 +20,9 @@ public enum ConfigurationTemplate {
             }
             for key in SettingKey.all where key.section == section {
                 lines += comment("\(key.summary) (\(key.accepts))", indent: indent)
-                lines.append("\(indent)\(key.name): \(key.value(in: settings).yaml)")
+                let value = key.value(in: settings)
+                let unchanged = value == key.value(in: defaults)
+                lines.append("\(indent)\(unchanged ? "#" : "")\(key.name): \(value.yaml)")
             }
         }
         return lines.joined(separator: "\n") + "\n"

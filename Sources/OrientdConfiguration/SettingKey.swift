@@ -54,8 +54,7 @@ extension SettingKey {
     static let daemonKeys: [SettingKey] = [
         text("uri", \.uri, accepts: "a libiio URI",
              "libiio context to read: 'local:' for this machine, 'ip:HOST[:PORT]' for a board running iiod.") { uri in
-            let backends = ["local:", "ip:", "usb:", "serial:"]
-            return backends.contains { uri.hasPrefix($0) } ? nil : "expected 'local:' or 'ip:HOST[:PORT]', got '\(uri)'"
+            uri == "local:" || (uri.hasPrefix("ip:") && uri.count > 3) ? nil : "expected 'local:' or 'ip:HOST[:PORT]', got '\(uri)'"
         },
         text("socket", \.socketPath, accepts: "an absolute path, at most 107 bytes",
              "Unix socket to serve; by default $ORIENTD_SOCKET, else /run/orientd.sock.") { path in
@@ -70,7 +69,7 @@ extension SettingKey {
             summary: "Clients served at once; more are refused with an error.",
             accepts: "a whole number, 1 to 1000000",
             store: { text, settings in
-                guard let count = Int(text), (1...1_000_000).contains(count) else {
+                guard let number = decimalNumber(text), let count = Int(exactly: number), (1...1_000_000).contains(count) else {
                     return "expected a whole number from 1 to 1000000, got '\(text)'"
                 }
                 settings.maxClients = count
@@ -173,13 +172,20 @@ extension SettingKey {
         return SettingKey(
             name: name, section: section, summary: summary, accepts: "\(unit), \(bounds)",
             store: { text, settings in
-                guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite, range.contains(value) else {
+                guard let value = decimalNumber(text), range.contains(value) else {
                     return "expected \(unit) from \(bounds), got '\(text)'"
                 }
                 set(&settings, value)
                 return nil
             },
             read: { SettingText(text: format(get($0)), isString: false) })
+    }
+
+    /// One number grammar for every key: plain decimals ("25", "12.5", "-3", "1e3"), nothing
+    /// else: no hex, no "inf" or "nan", no spaces.
+    static func decimalNumber(_ text: String) -> Double? {
+        guard text.wholeMatch(of: /[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?/) != nil else { return nil }
+        return Double(text).flatMap { $0.isFinite ? $0 : nil }
     }
 
     /// Numbers as a person writes them: 100, not 100.0; 22.5 stays 22.5.

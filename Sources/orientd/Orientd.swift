@@ -12,6 +12,8 @@ import UnixSignals
 @main
 struct Orientd: AsyncParsableCommand {
     static let version = "0.1.0"
+    /// EX_CONFIG: the unit does not restart a daemon whose configuration is wrong.
+    static let configurationExitCode: Int32 = 78
 
     static let configuration = CommandConfiguration(
         commandName: "orientd",
@@ -60,10 +62,10 @@ struct Orientd: AsyncParsableCommand {
             let logger = DaemonLog.bootstrap(level: .info)
             for problem in error.problems { logger.error("\(problem)") }
             logger.error("refusing to start with a configuration that has problems; fix the lines above (check with --print-config)")
-            throw ExitCode.failure
+            throw ExitCode(Self.configurationExitCode)
         }
         if printConfig {
-            print(ConfigurationTemplate.render(settings), terminator: "")
+            print(ConfigurationTemplate.render(settings, defaults: DaemonSettings(socketPath: Wire.socketPath(explicit: nil))), terminator: "")
             return
         }
         let logger = DaemonLog.bootstrap(level: settings.logLevel)
@@ -92,6 +94,7 @@ struct Orientd: AsyncParsableCommand {
         } catch {
             problems += error.problems
         }
+        if problems.isEmpty { problems = settings.conflicts }
         guard problems.isEmpty else { throw ConfigurationProblems(problems: problems) }
         return (settings, configRead)
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import OrientdConfiguration
+import OrientdProtocol
 
 /// The flags that mirror config-file keys, one per `SettingKey`, with the same name. Values stay
 /// text here and are checked by the key itself, so a flag and a file line are judged alike.
@@ -57,5 +58,7 @@ struct ClassifierFlags: ParsableArguments {
 /// The help line of a flag: the key's summary and what it accepts, from the one table.
 private func help(_ name: String) -> ArgumentHelp {
     guard let key = SettingKey.named(name) else { preconditionFailure("no setting named \(name)") }
-    return ArgumentHelp("\(key.summary) (\(key.accepts))", valueName: "value")
+    let defaults = DaemonSettings(socketPath: Wire.defaultSocketPath)
+    let shown = key.name == "socket" ? "" : "; default \(key.value(in: defaults).text)"
+    return ArgumentHelp("\(key.summary) (\(key.accepts)\(shown))", valueName: "value")
 }

@@ -54,24 +54,28 @@ private func problems(_ text: String) -> [String] {
     }
 
     @Test func theTemplateReadsBackToTheSettingsItWasWrittenFrom() throws {
-        #expect(try read(ConfigurationTemplate.render(defaults)) == defaults)
+        #expect(try read(ConfigurationTemplate.render(defaults, defaults: defaults)) == defaults)
         var changed = defaults
         changed.uri = "ip:board.local"
         changed.socketPath = "/tmp/a \"quoted\" name.sock"
         changed.rate = 12.5
         changed.classifier.faceDelayMs = 750
         changed.classifier.turnInProgressDegreesPerSecond = 400
-        #expect(try read(ConfigurationTemplate.render(changed)) == changed)
+        #expect(try read(ConfigurationTemplate.render(changed, defaults: defaults)) == changed)
     }
 
-    @Test func theTemplateListsEveryKeyOnce() {
-        let template = ConfigurationTemplate.render(defaults)
+    @Test func theTemplateListsEveryKeyOnceAndCommentsOutDefaults() {
+        var changed = defaults
+        changed.rate = 10
+        let template = ConfigurationTemplate.render(changed, defaults: defaults)
         for key in SettingKey.all {
-            let lines = template.split(separator: "\n").filter {
-                $0.trimmingCharacters(in: .whitespaces).hasPrefix("\(key.name):")
+            let lines = template.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                $0.hasPrefix("\(key.name):") || $0.hasPrefix("#\(key.name):")
             }
             #expect(lines.count == 1, "\(key.name)")
+            #expect(lines.first?.hasPrefix("#") == (key.name != "rate"), "\(key.name)")
         }
+        #expect(template.contains("\nrate: 10\n"))
     }
 
     @Test func anUnknownKeyIsNamedWithItsLineAndANearGuess() {
@@ -98,6 +102,31 @@ private func problems(_ text: String) -> [String] {
         #expect(problems("log-level: loud\n").first?.hasPrefix("orientd.conf:1: log-level: expected one of trace, debug, info") == true)
         #expect(problems("socket: orientd.sock\n") == ["orientd.conf:1: socket: expected an absolute path, got 'orientd.sock'"])
         #expect(problems("uri: usb\n") == ["orientd.conf:1: uri: expected 'local:' or 'ip:HOST[:PORT]', got 'usb'"])
+    }
+
+    @Test func numbersAreDecimalsOnly() throws {
+        #expect(try read("max-clients: 1e3\n").maxClients == 1000)
+        #expect(try read("rate: 12.5\n").rate == 12.5)
+        for text in ["0x10", "inf", "1_000", "12,5", "25 Hz"] {
+            #expect(problems("rate: \(text)\n").count == 1, "\(text)")
+        }
+        #expect(problems("uri: \"usb:\"\n") == ["orientd.conf:1: uri: expected 'local:' or 'ip:HOST[:PORT]', got 'usb:'"])
+    }
+
+    @Test func aValueOnLaterLinesIsReportedOnItsKeysLine() {
+        #expect(problems("classifier:\n  settle-ms: |\n    lots\n")
+            == ["orientd.conf:2: classifier.settle-ms: expected milliseconds from 0 to 5000, got 'lots\n'"])
+    }
+
+    @Test func keysThatDefeatEachOtherAtThisRateAreNamed() throws {
+        #expect(defaults.conflicts.isEmpty)
+        let slow = try read("rate: 1\n")
+        #expect(slow.conflicts.map(\.description) == [
+            "configuration: filter-reset-gap-ms (1000) must be longer than two polls at rate 1 (2000 ms), or every sample restarts the filter",
+            "configuration: stale-after-ms (2000) must be longer than two polls at rate 1 (2000 ms), or one slow read makes the orientation unknown",
+            "configuration: swing-window-ms (300) must be at least one poll at rate 1 (1000 ms), or no swing is ever seen",
+        ])
+        #expect(try read("rate: 1\nclassifier:\n  filter-reset-gap-ms: 2500\n  stale-after-ms: 5000\n  swing-window-ms: 1000\n").conflicts.isEmpty)
     }
 
     @Test func aMissingOrStructuredValueIsRefused() {

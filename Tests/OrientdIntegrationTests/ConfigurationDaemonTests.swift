@@ -15,7 +15,7 @@ extension IntegrationTests {
             let config = try writeConfig("rate: 25\nrat: 30\nclassifier:\n  settle-ms: soon\n")
             let daemon = try Daemon(sensor: nil, arguments: ["--config", config], waitForSocket: false)
             #expect(waitUntil(timeout: 10) { !daemon.process.isRunning })
-            #expect(daemon.stop() == 1)
+            #expect(daemon.stop() == 78)  // EX_CONFIG: systemd does not restart it
             #expect(daemon.log.contains("orientd: error: \(config):2: unknown key 'rat'; did you mean 'rate'?"), "\(daemon.log)")
             #expect(daemon.log.contains("orientd: error: \(config):4: classifier.settle-ms: expected milliseconds from 0 to 5000, got 'soon'"))
             #expect(daemon.log.contains("refusing to start"))
@@ -24,7 +24,7 @@ extension IntegrationTests {
 
         @Test func aMissingExplicitConfigIsAnError() throws {
             let result = try run("orientd", ["--config", "/nonexistent/orientd.conf", "--print-config"])
-            #expect(result.status == 1)
+            #expect(result.status == 78)
             #expect(result.standardError.contains("orientd: error: /nonexistent/orientd.conf: no such file"))
         }
 
@@ -35,22 +35,24 @@ extension IntegrationTests {
             #expect(defaults.status == 0, "\(defaults.standardError)")
             #expect(defaults.standardOutput.contains("\nrate: 20\n"))
             #expect(defaults.standardOutput.contains("\n  settle-ms: 80\n"))
+            #expect(defaults.standardOutput.contains("\n#max-clients: 1024\n"))
 
             let values = [
                 "uri": "\"ip:192.0.2.1\"", "socket": "\"/tmp/elsewhere.sock\"", "max-clients": "7",
                 "log-level": "debug", "rate": "33",
             ]
+            // Key lines are "name: value", or "#name: value" for a default; prose is "# ...".
             let keys = defaults.standardOutput.split(separator: "\n")
-                .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") && $0.contains(": ") }
-                .map { $0.trimmingCharacters(in: .whitespaces).components(separatedBy: ": ") }
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .compactMap { $0.wholeMatch(of: /#?([a-z][a-z-]*): (.+)/).map { (String($0.1), String($0.2)) } }
             #expect(keys.count == 25)
-            for key in keys {
-                let (name, current) = (key[0], key[1])
+            for (name, current) in keys {
                 let value = values[name] ?? String(Int(Double(current)!.rounded(.down)) + 1)
                 let flagValue = value.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
                 let result = try run("orientd", ["--config", config, "--print-config", "--\(name)", flagValue])
                 #expect(result.status == 0, "--\(name) \(flagValue): \(result.standardError)")
-                #expect(result.standardOutput.contains("\(name): \(value)\n"), "--\(name) \(flagValue)")
+                #expect(result.standardOutput.contains("\n\(name): \(value)\n") || result.standardOutput.contains("  \(name): \(value)\n"),
+                        "--\(name) \(flagValue)")
             }
         }
 

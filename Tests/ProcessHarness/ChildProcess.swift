@@ -75,14 +75,13 @@ public final class ChildProcess: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    /// CPU time (user + system) the process has used so far, in seconds, from /proc.
-    public var cpuSeconds: Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let afterName = stat.range(of: ") ") else { return 0 }
-        let fields = stat[afterName.upperBound...].split(separator: " ")
-        // Fields 14 and 15 of stat(5) (utime, stime); the slice starts at field 3.
-        let ticks = (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)
-        return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+    /// CPU time the process has used so far, in seconds: the scheduler's own count, in
+    /// nanoseconds (/proc/PID/schedstat), not the 10 ms ticks of /proc/PID/stat. Nil once the
+    /// process is gone, so a dead daemon cannot pass for an idle one.
+    public var cpuSeconds: Double? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/schedstat", encoding: .utf8),
+              let nanoseconds = text.split(separator: " ").first.flatMap({ Double($0) }) else { return nil }
+        return nanoseconds / 1e9
     }
 
     /// Peak resident memory (VmHWM) in MiB, from /proc.
