@@ -75,12 +75,16 @@ public final class ChildProcess: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    /// CPU time the process has used so far, in seconds: the scheduler's own count, in
-    /// nanoseconds (/proc/PID/schedstat), not the 10 ms ticks of /proc/PID/stat. Nil once the
-    /// process is gone, so a dead daemon cannot pass for an idle one.
+    /// CPU time the process's threads have used so far, in seconds: the scheduler's own count,
+    /// in nanoseconds (/proc/PID/task/*/schedstat), not the 10 ms ticks of /proc/PID/stat. Nil
+    /// once the process is gone, so a dead daemon cannot pass for an idle one.
     public var cpuSeconds: Double? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/schedstat", encoding: .utf8),
-              let nanoseconds = text.split(separator: " ").first.flatMap({ Double($0) }) else { return nil }
+        let tasks = "/proc/\(pid)/task"
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: tasks), !threads.isEmpty else { return nil }
+        let nanoseconds = threads.compactMap { thread -> Double? in
+            let text = try? String(contentsOfFile: "\(tasks)/\(thread)/schedstat", encoding: .utf8)
+            return text?.split(separator: " ").first.flatMap { Double($0) }
+        }.reduce(0, +)
         return nanoseconds / 1e9
     }
 
