@@ -11,14 +11,12 @@ public func monotonicNow() -> Double {
 /// A program run by the tests or the benchmark, with each line of its standard output stamped
 /// (monotonic seconds) on arrival.
 public final class ChildProcess: @unchecked Sendable {
-    public let name: String
     private let process = Process()
     private let lines = NIOLockedValueBox<[(text: String, time: Double)]>([])
     private var reader: Thread?
 
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-         standardError: String? = nil) throws {
-        name = URL(fileURLWithPath: executable).lastPathComponent
+                standardError: String? = nil) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
