@@ -48,7 +48,7 @@ final class OrientdUnderTest: DaemonUnderTest, @unchecked Sendable {
                                        environment: environment, standardError: log)
         defer { process.stop() }
         var answered: Double?
-        waitUntil(timeout: 10) {
+        waitUntil(timeout: 10, every: 0.001) {  // the moment of the answer is the measurement
             guard process.isRunning else { return true }
             guard let client = try? OrientdClient(socketPath: socketPath, timeout: 1) else { return false }
             // The hello carries the orientation; if it was still unknown, the next change will not be.

@@ -8,14 +8,3 @@ func now() -> Double { monotonicNow() }
 func sleep(seconds: Double) {
     if seconds > 0 { Thread.sleep(forTimeInterval: seconds) }
 }
-
-/// Polls `condition` every millisecond until it holds or `timeout` seconds pass.
-@discardableResult
-func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = now() + timeout
-    while now() < deadline {
-        if condition() { return true }
-        Thread.sleep(forTimeInterval: 0.001)
-    }
-    return condition()
-}

@@ -69,7 +69,6 @@ struct Orientd: AsyncParsableCommand {
             return
         }
         let logger = DaemonLog.bootstrap(level: settings.logLevel)
-        let configPath = config ?? ConfigurationFile.defaultPath
         let origin = configRead ? "configuration from \(configPath)" : "no \(configPath), default configuration"
         do {
             try await serve(settings, configuration: origin, logger: logger)
@@ -80,12 +79,15 @@ struct Orientd: AsyncParsableCommand {
     }
 
     /// Defaults, then the config file, then flags; every problem in either is collected.
+    /// The file named by --config, else the default one.
+    private var configPath: String { config ?? ConfigurationFile.defaultPath }
+
     private func resolveSettings() throws(ConfigurationProblems) -> (DaemonSettings, configRead: Bool) {
         var settings = DaemonSettings(socketPath: Wire.socketPath(explicit: nil))
         var problems: [ConfigurationProblem] = []
         var configRead = false
         do {
-            configRead = try ConfigurationFile.apply(path: config ?? ConfigurationFile.defaultPath, required: config != nil, to: &settings)
+            configRead = try ConfigurationFile.apply(path: configPath, required: config != nil, to: &settings)
         } catch {
             problems += error.problems
         }

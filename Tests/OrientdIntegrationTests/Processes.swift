@@ -1,5 +1,6 @@
 import EmulatedSensor
 import Foundation
+import ProcessHarness
 import NIOConcurrencyHelpers
 import OrientdProtocol
 @testable import OrientdClient
@@ -16,17 +17,6 @@ enum Products {
     }()
 
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-}
-
-/// Polls `condition` until it holds or `timeout` seconds pass.
-@discardableResult
-func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        Thread.sleep(forTimeInterval: 0.02)
-    }
-    return condition()
 }
 
 /// A short, private directory for sockets (a Unix socket path must fit in 108 bytes).

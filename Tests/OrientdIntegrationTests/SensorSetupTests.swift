@@ -1,5 +1,6 @@
 import EmulatedSensor
 import Foundation
+import ProcessHarness
 import OrientationCore
 import Testing
 

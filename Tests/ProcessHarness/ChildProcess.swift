@@ -1,13 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// Seconds on the monotonic clock, the clock every arrival is stamped with.
-public func monotonicNow() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-}
-
 /// A program run by the tests or the benchmark, with each line of its standard output stamped
 /// (monotonic seconds) on arrival.
 public final class ChildProcess: @unchecked Sendable {
@@ -54,21 +47,14 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Waits until at least `count` lines arrived; returns whether they did within `timeout`.
     public func waitForLines(_ count: Int, timeout: Double) -> Bool {
-        let deadline = monotonicNow() + timeout
-        while monotonicNow() < deadline {
-            if output.count >= count { return true }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-        return output.count >= count
+        waitUntil(timeout: timeout) { output.count >= count }
     }
 
     /// SIGTERM, then SIGKILL if it has not ended within two seconds.
     public func stop() {
         if process.isRunning {
             process.terminate()
-            let deadline = monotonicNow() + 2
-            while process.isRunning, monotonicNow() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            if !waitUntil(timeout: 2, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
         }
         process.waitUntilExit()
     }
