@@ -28,6 +28,8 @@ public struct Classifier: Sendable {
     private var recentTilts: [(time: Double, tilt: Double)] = []
     private var lastInPlaneAngle: (time: Double, angle: Double)?
     private var inPlaneTurnRate: Double = 0
+    /// Set by `resume()`: the next usable sample decides at once, without settling.
+    private var decideAtOnce = false
 
     /// How early a poll may wake. Samples are stamped when they are read, which jitters by up to a
     /// few milliseconds: without this allowance a wait of exactly one poll period (settle-ms 40 at
@@ -63,9 +65,11 @@ public struct Classifier: Sendable {
               proposal != orientation
         else {
             candidate = nil
+            decideAtOnce = false
             return nil
         }
-        if orientation == .unknown {
+        if orientation == .unknown || decideAtOnce {
+            decideAtOnce = false
             return publish(proposal, at: time)
         }
         if candidate?.orientation != proposal || time < candidate!.since {
@@ -78,6 +82,16 @@ public struct Classifier: Sendable {
         let returningFromFlat = (orientation == .faceUp || orientation == .faceDown) && proposal == inPlaneOrientation
         let lockedOut = time < lockedOutUntil || (!returningFromFlat && time < flatEndedLockoutUntil)
         return settled && !lockedOut ? publish(proposal, at: time) : nil
+    }
+
+    /// Starts reading again after the sensor was left unread: what the device did meanwhile is
+    /// unknown, so the filter and motion history are forgotten and the next usable sample decides
+    /// at once (a `get` after an idle period must answer with a real reading, not a stale one).
+    public mutating func resume() {
+        filter.reset()
+        forgetMotion()
+        lastReadingTime = nil
+        decideAtOnce = true
     }
 
     /// Notes that no reading could be taken at `time` (the sensor failed or gave garbage).
@@ -128,7 +142,7 @@ public struct Classifier: Sendable {
         if abs(tilt) >= settings.flatTiltDegrees {
             let face: Orientation = tilt > 0 ? .faceUp : .faceDown
             let flatLongEnough = time - (flatSince ?? time) >= settings.faceDelayMs / 1000 - Self.pollJitter
-            return flatLongEnough || orientation == .unknown ? face : nil
+            return flatLongEnough || orientation == .unknown || decideAtOnce ? face : nil
         }
         let choice: Orientation
         if let centre = inPlaneOrientation.inPlaneAngle,

@@ -30,4 +30,10 @@ public struct LowPassFilter: Sendable {
         value = filtered
         return (filtered, false)
     }
+
+    /// Forgets everything: the next sample starts the filter afresh.
+    public mutating func reset() {
+        value = nil
+        lastTime = nil
+    }
 }
