@@ -1,11 +1,11 @@
 import Foundation
 
-/// A thread of its own for a sample feed, which can be asked to stop, and whose waits end at
-/// once when it is.
+/// A thread of its own for a sample feed, which can be asked to stop or woken, and whose waits
+/// end at once when it is.
 final class FeedThread: @unchecked Sendable {
-    private let wakeUp = DispatchSemaphore(value: 0)
     private let state = NSCondition()
     private var stopRequested = false
+    private var wakeRequested = false
     private var finished = false
 
     /// Runs `body` on a new thread named `name`.
@@ -27,18 +27,33 @@ final class FeedThread: @unchecked Sendable {
         return stopRequested
     }
 
-    /// Waits `seconds`, or less if asked to stop.
+    /// Waits `seconds` (`.infinity`: until woken), or less if woken or asked to stop.
     func sleep(_ seconds: Double) {
-        if seconds > 0 { _ = wakeUp.wait(timeout: .now() + seconds) }
+        guard seconds > 0 else { return }
+        state.lock()
+        if seconds.isFinite {
+            let deadline = Date(timeIntervalSinceNow: seconds)
+            while !stopRequested, !wakeRequested, state.wait(until: deadline) {}
+        } else {
+            while !stopRequested, !wakeRequested { state.wait() }
+        }
+        wakeRequested = false
+        state.unlock()
+    }
+
+    /// Ends the current or next `sleep` early.
+    func wake() {
+        state.lock()
+        wakeRequested = true
+        state.broadcast()
+        state.unlock()
     }
 
     /// Asks the thread to stop and waits until its body has returned.
     func stop() {
         state.lock()
         stopRequested = true
-        state.unlock()
-        wakeUp.signal()
-        state.lock()
+        state.broadcast()
         while !finished { state.wait() }
         state.unlock()
     }

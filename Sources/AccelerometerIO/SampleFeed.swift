@@ -9,8 +9,10 @@ public protocol SampleFeed: AnyObject, Sendable {
     func stop()
 }
 
-/// One delivery: a sample, or the reason none could be taken, with its time in seconds.
+/// One delivery: a sample, or the reason none could be taken, with its time in seconds; or the
+/// news that reading stopped for want of demand (the next sample comes after a gap of unknown motion).
 public enum Reading: Sendable {
     case sample(AccelerometerSample)
     case failure(SensorReadError, time: Double)
+    case paused(time: Double)
 }

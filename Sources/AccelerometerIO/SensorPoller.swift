@@ -5,6 +5,9 @@ import OrientationCore
 /// Reads an accelerometer at a fixed rate on a thread of its own, because a libiio context must
 /// stay on one thread: the source is opened, read, reopened and closed there.
 ///
+/// With a `demand`, the sensor is read only while something needs it: when nothing does, the
+/// poller delivers `.paused` and sleeps, reading nothing, until demand wakes it.
+///
 /// When reads fail with I/O errors (the device vanished, iiod went away) for `reopenAfter`
 /// seconds, the source is closed and opened again, with a growing delay between attempts, so
 /// the daemon resumes by itself when the sensor comes back.
@@ -16,15 +19,18 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
     private let open: () throws -> any AccelerometerSource
     private let onReading: @Sendable (Reading) -> Void
     private let logger: Logger
+    private let demand: ReadingDemand?
     private let thread = FeedThread()
 
     /// - Parameters:
     ///   - rate: polls per second.
     ///   - open: makes the source; called on the poller's thread.
+    ///   - demand: who needs readings; nil reads all the time.
     ///   - onReading: called on the poller's thread after every poll.
-    public init(rate: Double, logger: Logger, open: @escaping () throws -> any AccelerometerSource,
+    public init(rate: Double, demand: ReadingDemand? = nil, logger: Logger, open: @escaping () throws -> any AccelerometerSource,
                 onReading: @escaping @Sendable (Reading) -> Void) {
         self.rate = rate
+        self.demand = demand
         self.logger = logger
         self.open = open
         self.onReading = onReading
@@ -34,7 +40,8 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
     /// known when this returns) and returns what it opened, or the error that kept it from opening
     /// (the thread has then ended).
     public func start() async throws -> SensorInfo {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SensorInfo, Error>) in
+        demand?.onDemand { [thread] in thread.wake() }
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SensorInfo, Error>) in
             thread.start(name: "orientd-sensor") { [self] in
                 let source: any AccelerometerSource
                 do {
@@ -97,6 +104,15 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
             }
             announceStart?()
             announceStart = nil
+            if let demand, demand.goIdleUnlessNeeded(at: MonotonicClock.now()) {
+                logger.debug("no client needs the sensor: not reading it until one does")
+                onReading(.paused(time: MonotonicClock.now()))
+                thread.sleep(.infinity)
+                demand.noteReading()
+                logger.debug("a client needs the sensor: reading it again")
+                deadline = MonotonicClock.now()
+                continue
+            }
             // Keep to the rate's grid; after a stall (suspend, slow read) start a new grid from now.
             deadline += period
             let now = MonotonicClock.now()

@@ -10,6 +10,12 @@ public struct DaemonSettings: Equatable, Sendable {
     /// under 200 ms (scripts/bench measures both).
     public var rate: Double = 25
     public var maxClients = 1024
+    /// A desktop session runs a handful of clients; 64 leaves room and still keeps one user from
+    /// taking every place.
+    public var maxClientsPerUser = 64
+    public var stateFile = "/var/lib/orientd/state.json"
+    /// Empty: only root may change the rotation lock.
+    public var lockGroup = ""
     public var logLevel: Logger.Level = .info
     public var classifier = ClassifierSettings()
 

@@ -64,18 +64,18 @@ extension SettingKey {
         },
         number("rate", \.rate, unit: "polls per second", range: 1...1000,
                "Polls of the accelerometer per second."),
-        SettingKey(
-            name: "max-clients", section: .daemon,
-            summary: "Clients served at once; more are refused with an error.",
-            accepts: "a whole number, 1 to 1000000",
-            store: { text, settings in
-                guard let number = decimalNumber(text), let count = Int(exactly: number), (1...1_000_000).contains(count) else {
-                    return "expected a whole number from 1 to 1000000, got '\(text)'"
-                }
-                settings.maxClients = count
-                return nil
-            },
-            read: { SettingText(text: String($0.maxClients), isString: false) }),
+        wholeNumber("max-clients", \.maxClients, range: 1...1_000_000,
+                    "Clients served at once; more are refused with an error."),
+        wholeNumber("max-clients-per-user", \.maxClientsPerUser, range: 1...1_000_000,
+                    "Clients of one user (other than root) served at once, so no user can take every place."),
+        text("state-file", \.stateFile, accepts: "an absolute path",
+             "Where the rotation lock is kept across restarts (written atomically).") { path in
+            path.hasPrefix("/") ? nil : "expected an absolute path, got '\(path)'"
+        },
+        text("lock-group", \.lockGroup, accepts: "a group name, or empty for root only",
+             "Members of this group may lock and unlock the rotation; root always may.") { name in
+            name.isEmpty || name.wholeMatch(of: /[A-Za-z_][A-Za-z0-9_.-]*\$?/) != nil ? nil : "expected a group name, got '\(name)'"
+        },
         SettingKey(
             name: "log-level", section: .daemon,
             summary: "Least severe messages to log.",
@@ -145,6 +145,22 @@ extension SettingKey {
                 return nil
             },
             read: { SettingText(text: $0[keyPath: keyPath], isString: true) })
+    }
+
+    private static func wholeNumber(
+        _ name: String, _ keyPath: WritableKeyPath<DaemonSettings, Int> & Sendable, range: ClosedRange<Int>, _ summary: String
+    ) -> SettingKey {
+        let bounds = "\(range.lowerBound) to \(range.upperBound)"
+        return SettingKey(
+            name: name, section: .daemon, summary: summary, accepts: "a whole number, \(bounds)",
+            store: { text, settings in
+                guard let number = decimalNumber(text), let count = Int(exactly: number), range.contains(count) else {
+                    return "expected a whole number from \(bounds), got '\(text)'"
+                }
+                settings[keyPath: keyPath] = count
+                return nil
+            },
+            read: { SettingText(text: String($0[keyPath: keyPath]), isString: false) })
     }
 
     private static func number(

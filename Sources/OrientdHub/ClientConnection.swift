@@ -3,63 +3,92 @@ import NIOCore
 import OrientationCore
 import OrientdProtocol
 
-/// Serves one client: sends the hello, answers its requests in order, and owns its subscription.
+/// Serves one client: admits it, sends the hello, answers its requests in order, and owns its
+/// subscription.
 final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
+    /// How long a request waits for the sleeping sensor before it is answered with what is known.
+    static let freshnessTimeout: TimeAmount = .seconds(1)
+    /// Requests read while an earlier one waits for the sensor; more close the connection.
+    static let queuedRequestLimit = 256
+
     private let hub: OrientationHub
     private let clients: ClientCount
-    private let serverName: String
+    private let sensorRate: Double
     private var logger: Logger
-    private var subscription: Subscription?
+    private var peer: PeerCredentials?
     private var admitted = false
+    private var subscription: Subscription?
+    /// Set while a request waits for a fresh reading; later requests queue behind it, so replies
+    /// keep the order of the requests.
+    private var waitingForSensor = false
+    private var queued: [Result<Request, RequestFailure>] = []
     private static let blanks: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r")]
 
-    init(hub: OrientationHub, clients: ClientCount, serverName: String, logger: Logger) {
+    init(hub: OrientationHub, clients: ClientCount, sensorRate: Double, logger: Logger) {
         self.hub = hub
         self.clients = clients
-        self.serverName = serverName
+        self.sensorRate = sensorRate
         self.logger = logger
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        guard clients.admit() else {
-            logger.warning("refusing a client: \(clients.maximum) are connected already (--max-clients)")
-            let reply = ErrorReply(id: nil, error: ProtocolError(
-                .tooManyClients, "orientd serves at most \(clients.maximum) clients at once; try again later"))
-            closeAfterSending(reply, context: context)
-            return
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        PeerCredentials.of(context.channel).whenSuccess { peer in
+            let (connection, context) = loopBound.value
+            connection.admit(peer, context: context)
         }
-        admitted = true
-        logger.debug("client connected")
-        send(HelloEvent(server: serverName, orientation: hub.orientation), context: context)
+        context.fireChannelActive()
+    }
+
+    private func admit(_ peer: PeerCredentials?, context: ChannelHandlerContext) {
+        guard context.channel.isActive else { return }
+        self.peer = peer
+        if let peer {
+            logger[metadataKey: "peer"] = "pid \(peer.pid) uid \(peer.uid)"
+        }
+        switch clients.admit(user: peer?.uid) {
+        case .full:
+            logger.warning("refusing a client: \(clients.maximum) are connected already (max-clients)")
+            closeAfterSending(ErrorReply(id: nil, error: ProtocolError(
+                .tooManyClients, "orientd serves at most \(clients.maximum) clients at once; try again later")), context: context)
+        case .userFull:
+            logger.warning("refusing a client: uid \(peer!.uid) has \(clients.maximumPerUser) connections already (max-clients-per-user)")
+            closeAfterSending(ErrorReply(id: nil, error: ProtocolError(
+                .tooManyClients, "orientd serves at most \(clients.maximumPerUser) clients of one user at once; close some")), context: context)
+        case nil:
+            admitted = true
+            logger.debug("client connected")
+            send(HelloEvent(server: hub.serverName), context: context)
+        }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         if admitted {
             logger.debug("client disconnected")
-            clients.release()
+            clients.release(user: peer?.uid)
             admitted = false
         }
         unsubscribe()
+        queued = []
         context.fireChannelInactive()
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        subscription?.sendPendingIfWritable()
+        subscription?.sendWhatIsPending()
         context.fireChannelWritabilityChanged()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let line = unwrapInboundIn(data)
         guard admitted, line.readableBytesView.contains(where: { !Self.blanks.contains($0) }) else { return }
-        switch Request.parse(line.readableBytesView) {
-        case .failure(let failure):
-            logger.debug("bad request: \(failure.error.message)")
-            send(ErrorReply(id: failure.id, error: failure.error), context: context)
-        case .success(let request):
-            answer(request, context: context)
+        let parsed = Request.parse(line.readableBytesView)
+        if waitingForSensor {
+            enqueue(parsed, context: context)
+        } else {
+            answer(parsed, context: context)
         }
     }
 
@@ -75,28 +104,111 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
-    private func answer(_ request: Request, context: ChannelHandlerContext) {
+    // MARK: Requests
+
+    private func enqueue(_ request: Result<Request, RequestFailure>, context: ChannelHandlerContext) {
+        guard queued.count < Self.queuedRequestLimit else {
+            logger.notice("closing a client that sent more than \(Self.queuedRequestLimit) requests while one waited for the sensor")
+            context.close(promise: nil)
+            return
+        }
+        queued.append(request)
+    }
+
+    private func answer(_ parsed: Result<Request, RequestFailure>, context: ChannelHandlerContext) {
+        let request: Request
+        switch parsed {
+        case .failure(let failure):
+            logger.debug("bad request: \(failure.error.message)")
+            send(ErrorReply(id: failure.id, error: failure.error), context: context)
+            return
+        case .success(let parsed):
+            request = parsed
+        }
         switch Method(rawValue: request.method) {
         case .get:
-            send(SuccessReply(id: request.id, result: OrientationResult(orientation: hub.orientation)), context: context)
-        case .subscribe:
-            let orientation: Orientation
-            if subscription == nil {
-                let new = Subscription(channel: context.channel)
-                orientation = hub.add(new)
-                new.lastDelivered = orientation
-                subscription = new
-            } else {
-                orientation = hub.orientation
+            afterFreshReading(context: context) { [self] in
+                send(SuccessReply(id: request.id, result: OrientationResult(orientation: hub.orientation)), context: context)
             }
-            send(SuccessReply(id: request.id, result: OrientationResult(orientation: orientation)), context: context)
+        case .subscribe:
+            let parameters: SubscribeParameters
+            do {
+                parameters = try SubscribeParameters(request.parameters)
+            } catch {
+                send(ErrorReply(id: request.id, error: error), context: context)
+                return
+            }
+            afterFreshReading(context: context) { [self] in
+                subscribe(parameters, id: request.id, context: context)
+            }
         case .unsubscribe:
             unsubscribe()
             send(SuccessReply(id: request.id, result: OrientationResult(orientation: hub.orientation)), context: context)
+        case .status:
+            send(SuccessReply(id: request.id, result: hub.status(clients: clients.connected)), context: context)
+        case .ping:
+            send(SuccessReply(id: request.id, result: PingResult()), context: context)
+        case .lock, .unlock:
+            guard hub.lockPolicy.allows(peer) else {
+                logger.notice("refused to \(request.method) the rotation: \(hub.lockPolicy.refusal(for: peer))")
+                send(ErrorReply(id: request.id, error: ProtocolError(.permissionDenied, hub.lockPolicy.refusal(for: peer))), context: context)
+                return
+            }
+            let locked = request.method == Method.lock.rawValue
+            let persisted = hub.setLock(locked)
+            send(SuccessReply(id: request.id, result: LockResult(locked: locked, persisted: persisted)), context: context)
         case nil:
             let known = Method.allCases.map(\.rawValue).joined(separator: ", ")
             send(ErrorReply(id: request.id, error: ProtocolError(
                 .unknownMethod, "unknown method '\(request.method)'; protocol \(Wire.protocolVersion) has: \(known)")), context: context)
+        }
+    }
+
+    private func subscribe(_ parameters: SubscribeParameters, id: RequestID, context: ChannelHandlerContext) {
+        unsubscribe()
+        let angleRate = min(parameters.angleRate ?? sensorRate, sensorRate)
+        let channel = context.channel
+        let (subscription, start) = hub.add { start in
+            Subscription(channel: channel, parameters: parameters, start: start, angleRate: angleRate)
+        }
+        self.subscription = subscription
+        let events = parameters.events
+        send(SuccessReply(id: id, result: SubscribeResult(
+            events: events, orientation: start.orientation,
+            interfaceOrientation: events.contains(.interfaceOrientationDidChange) ? subscription.interfaceOrientation : nil,
+            locked: events.contains(.rotationLockDidChange) || events.contains(.interfaceOrientationDidChange) ? start.locked : nil,
+            angleRate: events.contains(.angles) ? angleRate : nil)), context: context)
+        subscription.sendWhatIsPending()
+    }
+
+    /// Runs `body` once the hub's orientation is a real reading: at once while the sensor is
+    /// awake; after it has woken and read otherwise (or after `freshnessTimeout`, with what is known).
+    private func afterFreshReading(context: ChannelHandlerContext, _ body: @escaping () -> Void) {
+        waitingForSensor = true
+        let eventLoop = context.eventLoop
+        let loopBound = NIOLoopBound((self, context, body), eventLoop: eventLoop)
+        var done = false
+        let finish = NIOLoopBound({ () -> Void in
+            guard !done else { return }
+            done = true
+            let (connection, context, body) = loopBound.value
+            guard context.channel.isActive else { return }
+            body()
+            connection.waitingForSensor = false
+            connection.answerQueued(context: context)
+        }, eventLoop: eventLoop)
+        let timeout = eventLoop.scheduleTask(in: Self.freshnessTimeout) { finish.value() }
+        hub.whenFresh {
+            eventLoop.execute {
+                timeout.cancel()
+                finish.value()
+            }
+        }
+    }
+
+    private func answerQueued(context: ChannelHandlerContext) {
+        while !waitingForSensor, !queued.isEmpty {
+            answer(queued.removeFirst(), context: context)
         }
     }
 

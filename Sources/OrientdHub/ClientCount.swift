@@ -1,25 +1,44 @@
 import NIOConcurrencyHelpers
 
-/// Counts connected clients against a maximum, so that no number of connections can use up the
-/// daemon's file descriptors (which the sensor needs too).
+/// Counts connected clients against a maximum, in all and per user, so that no number of
+/// connections can use up the daemon's file descriptors (which the sensor needs too), and no one
+/// user can take every place. Root is held only to the overall maximum.
 final class ClientCount: Sendable {
     let maximum: Int
-    private let count = NIOLockedValueBox(0)
+    let maximumPerUser: Int
+    private struct Counts {
+        var total = 0
+        var byUser: [UInt32: Int] = [:]
+    }
+    private let counts = NIOLockedValueBox(Counts())
 
-    init(maximum: Int) {
+    init(maximum: Int, maximumPerUser: Int) {
         self.maximum = maximum
+        self.maximumPerUser = maximumPerUser
     }
 
-    /// Takes a place for a new client; false when all are taken.
-    func admit() -> Bool {
-        count.withLockedValue { count in
-            guard count < maximum else { return false }
-            count += 1
-            return true
+    enum Refusal { case full, userFull }
+
+    /// Takes a place for a new client of `user` (nil: unknown); the refusal when none is free.
+    func admit(user: UInt32?) -> Refusal? {
+        counts.withLockedValue { counts in
+            guard counts.total < maximum else { return .full }
+            if let user, user != 0, counts.byUser[user, default: 0] >= maximumPerUser { return .userFull }
+            counts.total += 1
+            if let user { counts.byUser[user, default: 0] += 1 }
+            return nil
         }
     }
 
-    func release() {
-        count.withLockedValue { $0 -= 1 }
+    func release(user: UInt32?) {
+        counts.withLockedValue { counts in
+            counts.total -= 1
+            if let user {
+                counts.byUser[user, default: 1] -= 1
+                if counts.byUser[user] == 0 { counts.byUser[user] = nil }
+            }
+        }
     }
+
+    var connected: Int { counts.withLockedValue { $0.total } }
 }

@@ -14,13 +14,13 @@ public struct HubServer: Service {
     /// Binds the socket (readable and writable by every local user); clients that connect wait in
     /// the backlog until `startAccepting()`, so none is greeted before the first reading. At most
     /// `maximumClients` are served at once. Refuses to take over a socket another live daemon serves.
-    public static func bind(socketPath: String, hub: OrientationHub, serverName: String, maximumClients: Int,
-                            logger: Logger) async throws -> HubServer {
+    public static func bind(socketPath: String, hub: OrientationHub, sensorRate: Double, maximumClients: Int,
+                            maximumClientsPerUser: Int, logger: Logger) async throws -> HubServer {
         let group = MultiThreadedEventLoopGroup.singleton
         if FileManager.default.fileExists(atPath: socketPath), await isServed(socketPath, group: group) {
             throw HubError("another daemon is already serving \(socketPath); stop it first or choose another --socket")
         }
-        let clients = ClientCount(maximum: maximumClients)
+        let clients = ClientCount(maximum: maximumClients, maximumPerUser: maximumClientsPerUser)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.autoRead, value: false)
@@ -32,7 +32,7 @@ public struct HubServer: Service {
                     let handlers = channel.pipeline.syncOperations
                     try handlers.addHandler(BackPressureHandler())
                     try handlers.addHandler(ByteToMessageHandler(BoundedLineDecoder(maximumLength: Wire.maximumRequestLength)))
-                    try handlers.addHandler(ClientConnection(hub: hub, clients: clients, serverName: serverName, logger: logger))
+                    try handlers.addHandler(ClientConnection(hub: hub, clients: clients, sensorRate: sensorRate, logger: logger))
                 }
             }
         let channel: Channel

@@ -2,43 +2,101 @@ import NIOCore
 import OrientationCore
 import OrientdProtocol
 
-/// One client's interest in orientation changes. Delivery never waits for the client: while its
-/// socket is full, only the newest change is kept, and it is sent as soon as the client reads.
+/// One client's subscription: what it asked for, what it was last told, and what is waiting to
+/// be sent. Delivery never waits for the client. While its socket is full, state coalesces (the
+/// device and interface orientation and the lock: only the newest is kept, so a slow client ends
+/// with the latest) and angle samples are dropped oldest-first, counted in the next one sent.
 /// All state is confined to the client channel's event loop.
 final class Subscription: @unchecked Sendable {
+    static let angleQueueCapacity = 16
+
+    let parameters: SubscribeParameters
     private let channel: Channel
-    /// The orientation this client was last told of, by a reply or an event.
-    var lastDelivered: Orientation = .unknown
-    private var pending: PublishedOrientation?
+    private var latest: HubUpdate
+    private var toldOrientation: Orientation
+    private var interface: InterfaceOrientationFollower
+    private var toldInterface: InterfaceOrientation
+    private var toldLocked: Bool
+    private let angleInterval: Double
+    private var lastAngleTimestamp = -Double.infinity
+    private var queuedAngles: [AngleSample] = []
+    private var droppedAngles = 0
     private var cancelled = false
 
-    init(channel: Channel) {
+    /// `start` is the state the subscribe result reports; events follow from there.
+    init(channel: Channel, parameters: SubscribeParameters, start: HubUpdate, angleRate: Double) {
         self.channel = channel
+        self.parameters = parameters
+        latest = start
+        toldOrientation = start.orientation
+        interface = InterfaceOrientationFollower(supported: parameters.supportedInterfaceOrientations, driving: start.driving)
+        toldInterface = interface.current
+        toldLocked = start.locked
+        // A little slack, so that samples stamped a few ms early are not skipped at the full rate.
+        angleInterval = 0.9 / angleRate
     }
 
+    var interfaceOrientation: InterfaceOrientation { interface.current }
+
     /// Called from any thread.
-    func deliver(_ change: PublishedOrientation) {
+    func deliver(_ update: HubUpdate) {
         channel.eventLoop.execute { [self] in
-            pending = change
-            sendPendingIfWritable()
+            guard !cancelled else { return }
+            latest = update
+            if let driving = update.driving { _ = interface.follow(driving) }
+            sendWhatIsPending()
         }
     }
 
-    /// Called on the event loop when the client unsubscribes: deliveries already queued are dropped.
-    func cancel() {
-        cancelled = true
-        pending = nil
+    /// Called from any thread.
+    func deliver(_ sample: AngleSample) {
+        channel.eventLoop.execute { [self] in
+            guard !cancelled, sample.timestamp - lastAngleTimestamp >= angleInterval else { return }
+            lastAngleTimestamp = sample.timestamp
+            if queuedAngles.count == Self.angleQueueCapacity {
+                queuedAngles.removeFirst()
+                droppedAngles += 1
+            }
+            queuedAngles.append(sample)
+            sendWhatIsPending()
+        }
     }
 
-    /// Called on the event loop when the channel may have become writable again.
-    func sendPendingIfWritable() {
-        guard !cancelled, let change = pending, channel.isWritable, channel.isActive else { return }
-        pending = nil
-        guard change.orientation != lastDelivered else { return }
-        let event = DeviceOrientationDidChangeEvent(
-            orientation: change.orientation, previous: lastDelivered,
-            timestamp: change.timestamp, sequence: change.sequence)
-        lastDelivered = change.orientation
-        channel.writeAndFlush(ByteBuffer(bytes: Wire.line(event)), promise: nil)
+    /// Called on the event loop when the client unsubscribes: nothing more is sent.
+    func cancel() {
+        cancelled = true
+        queuedAngles = []
+    }
+
+    /// Called on the event loop whenever the channel may have become writable again.
+    func sendWhatIsPending() {
+        guard !cancelled, channel.isActive, channel.isWritable else { return }
+        var wrote = false
+        func write(_ message: some Encodable) {
+            channel.write(ByteBuffer(bytes: Wire.line(message)), promise: nil)
+            wrote = true
+        }
+        let events = parameters.events
+        if events.contains(.deviceOrientationDidChange), latest.orientation != toldOrientation,
+           parameters.orientations.contains(latest.orientation) {
+            write(DeviceOrientationDidChangeEvent(orientation: latest.orientation, previous: toldOrientation,
+                                                  timestamp: latest.timestamp, sequence: latest.sequence))
+            toldOrientation = latest.orientation
+        }
+        if events.contains(.interfaceOrientationDidChange), interface.current != toldInterface, let driving = latest.driving {
+            write(InterfaceOrientationDidChangeEvent(interfaceOrientation: interface.current, previous: toldInterface,
+                                                     deviceOrientation: driving, timestamp: latest.timestamp))
+            toldInterface = interface.current
+        }
+        if events.contains(.rotationLockDidChange), latest.locked != toldLocked {
+            write(RotationLockDidChangeEvent(locked: latest.locked, timestamp: latest.timestamp))
+            toldLocked = latest.locked
+        }
+        while !queuedAngles.isEmpty, channel.isWritable {
+            let sample = queuedAngles.removeFirst()
+            write(AnglesEvent(angles: sample.angles, acceleration: sample.acceleration, timestamp: sample.timestamp, dropped: droppedAngles))
+            droppedAngles = 0
+        }
+        if wrote { channel.flush() }
     }
 }

@@ -8,6 +8,8 @@ public struct ProtocolError: Codable, Equatable, Sendable, Error {
         case unknownMethod = "unknown-method"
         case requestTooLong = "request-too-long"
         case tooManyClients = "too-many-clients"
+        case invalidParameters = "invalid-params"
+        case permissionDenied = "permission-denied"
     }
 
     public var code: Code
@@ -19,17 +21,16 @@ public struct ProtocolError: Codable, Equatable, Sendable, Error {
     }
 }
 
-/// `{"event": "hello", ...}`: the first line the server sends on every connection.
+/// `{"event": "hello", ...}`: the first line the server sends on every connection. It carries no
+/// orientation: the sensor may be asleep, and only a request wakes it.
 public struct HelloEvent: Codable, Equatable, Sendable {
     public var event = "hello"
     public var `protocol`: Int
     public var server: String
-    public var orientation: Orientation
 
-    public init(protocol: Int = Wire.protocolVersion, server: String, orientation: Orientation) {
+    public init(protocol: Int = Wire.protocolVersion, server: String) {
         self.protocol = `protocol`
         self.server = server
-        self.orientation = orientation
     }
 }
 
@@ -49,15 +50,6 @@ public struct DeviceOrientationDidChangeEvent: Codable, Equatable, Sendable {
         self.previous = previous
         self.timestamp = timestamp
         self.sequence = sequence
-    }
-}
-
-/// The result of `get`, `subscribe` and `unsubscribe`.
-public struct OrientationResult: Codable, Equatable, Sendable {
-    public var orientation: Orientation
-
-    public init(orientation: Orientation) {
-        self.orientation = orientation
     }
 }
 

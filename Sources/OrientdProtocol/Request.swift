@@ -33,16 +33,23 @@ public enum Method: String, Sendable, CaseIterable {
     case get
     case subscribe
     case unsubscribe
+    case status
+    case ping
+    case lock
+    case unlock
 }
 
-/// A request line as the client sent it: `{"id": ID, "method": NAME, ...}`. Unknown members are ignored.
+/// A request line as the client sent it: `{"id": ID, "method": NAME, ...}`. The other members are
+/// the method's parameters; members a method does not know are ignored.
 public struct Request: Equatable, Sendable {
     public var id: RequestID
     public var method: String
+    public var parameters: [String: JSONValue]
 
-    public init(id: RequestID, method: String) {
+    public init(id: RequestID, method: String, parameters: [String: JSONValue] = [:]) {
         self.id = id
         self.method = method
+        self.parameters = parameters
     }
 
     /// Reads a request line (without its newline). A failure carries the id when one could be read,
@@ -64,7 +71,10 @@ public struct Request: Equatable, Sendable {
         guard let method = members["method"]?.stringValue else {
             return .failure(RequestFailure(id: id, error: .init(.invalidRequest, "\"method\" must be a string")))
         }
-        return .success(Request(id: id, method: method))
+        var parameters = members
+        parameters["id"] = nil
+        parameters["method"] = nil
+        return .success(Request(id: id, method: method, parameters: parameters))
     }
 }
 

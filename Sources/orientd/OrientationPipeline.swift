@@ -1,16 +1,20 @@
 import AccelerometerIO
+import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import OrientationCore
 import OrientdHub
 
-/// Sensor readings → classifier → hub, on the sensor thread. Also tells the log when readings
-/// start failing and when they recover, once each rather than on every poll.
+/// Sensor readings → classifier → hub, on the sensor thread: orientation changes, and angle
+/// samples while someone wants them. When the sensor sleeps for want of demand, the hub is told
+/// its orientation may go stale, and the first sample after waking decides afresh. Also tells the
+/// log when readings start failing and when they recover, once each rather than on every poll.
 final class OrientationPipeline: Sendable {
     private struct State {
         var classifier: Classifier
         var failingSince: Double?
         var failures = 0
+        var paused = false
     }
 
     private let hub: OrientationHub
@@ -26,9 +30,18 @@ final class OrientationPipeline: Sendable {
     }
 
     @Sendable func handle(_ reading: Reading) {
+        var resumed = false
         let change: OrientationChange? = state.withLockedValue { state in
             switch reading {
+            case .paused:
+                state.paused = true
+                return nil
             case .sample(let sample):
+                if state.paused {
+                    state.paused = false
+                    state.classifier.resume()
+                    resumed = true
+                }
                 if let since = state.failingSince {
                     logger.notice("sensor readings are good again after \(state.failures) failed reads over \(seconds(sample.time - since))")
                     state.failingSince = nil
@@ -44,12 +57,17 @@ final class OrientationPipeline: Sendable {
                 return state.classifier.noteMissingReading(at: time)
             }
         }
+        if case .paused = reading { hub.sensorPaused() }
+        if case .sample(let sample) = reading, hub.wantsAngles, let angles = state.withLockedValue({ $0.classifier.angles }) {
+            hub.publishAngles(angles, acceleration: sample.acceleration, at: Date().timeIntervalSince1970)
+        }
+        defer { if resumed { hub.sensorResumed() } }
         guard let change else { return }
         if change.orientation == .unknown {
             logger.warning("no good sensor reading for \(seconds(settings.staleAfterMs / 1000)); orientation is now unknown")
         }
         logger.info("orientation \(change.previous) → \(change.orientation)")
-        hub.publish(change)
+        hub.publish(change.orientation)
     }
 
     private func seconds(_ value: Double) -> String {

@@ -105,12 +105,19 @@ struct Orientd: AsyncParsableCommand {
     /// sensor, then serves until SIGTERM or SIGINT.
     private func serve(_ settings: DaemonSettings, configuration origin: String, logger: Logger) async throws {
         let socketPath = settings.socketPath
-        let hub = OrientationHub()
+        // A replayed trace plays regardless of clients; a sensor is read only while one needs it.
+        let demand = replay == nil ? ReadingDemand() : nil
+        let hub = OrientationHub(
+            serverName: "orientd \(Self.version)",
+            lockPolicy: LockPolicy(groupName: settings.lockGroup, logger: logger),
+            lockStore: RotationLockStore(path: settings.stateFile),
+            demand: demand.map(PollerDemand.init), logger: logger)
         let server: HubServer
         do {
             server = try await HubServer.bind(
-                socketPath: socketPath, hub: hub, serverName: "orientd \(Self.version)",
-                maximumClients: FileDescriptorBudget.clients(wanted: settings.maxClients, logger: logger), logger: logger)
+                socketPath: socketPath, hub: hub, sensorRate: settings.rate,
+                maximumClients: FileDescriptorBudget.clients(wanted: settings.maxClients, logger: logger),
+                maximumClientsPerUser: settings.maxClientsPerUser, logger: logger)
         } catch {
             throw DaemonFailure("\(error)")
         }
@@ -118,8 +125,11 @@ struct Orientd: AsyncParsableCommand {
         let pipeline = OrientationPipeline(hub: hub, settings: settings.classifier, logger: logger)
         let feed: any SampleFeed
         do {
-            feed = try makeFeed(settings, onReading: pipeline.handle, logger: logger)
-            _ = try await feed.start()
+            feed = try makeFeed(settings, demand: demand, onReading: pipeline.handle, logger: logger)
+            let info = try await feed.start()
+            hub.describeSensor(SensorStatus(
+                uri: info.uri, device: info.device, location: info.location, mountMatrix: info.mountMatrix,
+                mountMatrixSource: info.mountMatrixSource, rate: settings.rate, reading: true))
         } catch {
             await server.close()
             throw DaemonFailure("\(error)")
@@ -143,14 +153,14 @@ struct Orientd: AsyncParsableCommand {
 
 extension Orientd {
     /// The libiio poller, or the trace player for --replay.
-    func makeFeed(_ settings: DaemonSettings, onReading: @escaping @Sendable (Reading) -> Void, logger: Logger) throws -> any SampleFeed {
+    func makeFeed(_ settings: DaemonSettings, demand: ReadingDemand?, onReading: @escaping @Sendable (Reading) -> Void, logger: Logger) throws -> any SampleFeed {
         if let replay {
             let player = try TracePlayer(path: replay, realTime: !fast, logger: logger, onReading: onReading)
             logger.info("replaying \(player.info.device) from \(replay)\(fast ? " as fast as possible" : " in real time")")
             return player
         }
         let (uri, rate) = (settings.uri, settings.rate)
-        return SensorPoller(rate: rate, logger: logger, open: {
+        return SensorPoller(rate: rate, demand: demand, logger: logger, open: {
             let sensor = try IIOAccelerometer(uri: uri, logger: logger)
             let info = sensor.info
             logger.info("reading \(info.device) at \(info.uri) (\(info.location)) \(rate.formatted()) times a second; mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")

@@ -9,10 +9,15 @@ struct DaemonFlags: ParsableArguments {
     @Option(help: help("socket")) var socket: String?
     @Option(help: help("rate")) var rate: String?
     @Option(help: help("max-clients")) var maxClients: String?
+    @Option(help: help("max-clients-per-user")) var maxClientsPerUser: String?
+    @Option(help: help("state-file")) var stateFile: String?
+    @Option(help: help("lock-group")) var lockGroup: String?
     @Option(help: help("log-level")) var logLevel: String?
 
     var given: [(key: String, value: String?)] {
-        [("uri", uri), ("socket", socket), ("rate", rate), ("max-clients", maxClients), ("log-level", logLevel)]
+        [("uri", uri), ("socket", socket), ("rate", rate), ("max-clients", maxClients),
+         ("max-clients-per-user", maxClientsPerUser), ("state-file", stateFile), ("lock-group", lockGroup),
+         ("log-level", logLevel)]
     }
 }
 

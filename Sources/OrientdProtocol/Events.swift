@@ -1,0 +1,76 @@
+import OrientationCore
+
+/// The events a client may subscribe to, by the name they carry in `"event"`.
+public enum EventKind: String, Codable, Sendable, CaseIterable {
+    case deviceOrientationDidChange
+    case interfaceOrientationDidChange
+    case rotationLockDidChange
+    case angles
+
+    /// Events that need the sensor read while they are subscribed.
+    public var needsSensor: Bool { self != .rotationLockDidChange }
+}
+
+/// `{"event": "interfaceOrientationDidChange", ...}`: this client's content should now be drawn
+/// in `interfaceOrientation`, turned `rotation` degrees clockwise against the panel.
+public struct InterfaceOrientationDidChangeEvent: Codable, Equatable, Sendable {
+    public var event = EventKind.interfaceOrientationDidChange.rawValue
+    public var interfaceOrientation: InterfaceOrientation
+    /// The interface orientation this client was last told of.
+    public var previous: InterfaceOrientation
+    public var rotation: Int
+    /// The device orientation that drove the change (while locked: the one locked in).
+    public var deviceOrientation: Orientation
+    public var timestamp: Double
+
+    public init(interfaceOrientation: InterfaceOrientation, previous: InterfaceOrientation,
+                deviceOrientation: Orientation, timestamp: Double) {
+        self.interfaceOrientation = interfaceOrientation
+        self.previous = previous
+        rotation = interfaceOrientation.rotation
+        self.deviceOrientation = deviceOrientation
+        self.timestamp = timestamp
+    }
+}
+
+/// `{"event": "rotationLockDidChange", ...}`: someone locked or unlocked the interface orientation.
+public struct RotationLockDidChangeEvent: Codable, Equatable, Sendable {
+    public var event = EventKind.rotationLockDidChange.rawValue
+    public var locked: Bool
+    public var timestamp: Double
+
+    public init(locked: Bool, timestamp: Double) {
+        self.locked = locked
+        self.timestamp = timestamp
+    }
+}
+
+/// `{"event": "angles", ...}`: one sample of the continuous angles, for smooth rotation.
+public struct AnglesEvent: Codable, Equatable, Sendable {
+    public var event = EventKind.angles.rawValue
+    /// Degrees in the screen plane: 0 portrait, 90 landscapeLeft, 180 upside down, 270 landscapeRight.
+    public var inPlane: Double
+    /// Degrees: +90 screen to the sky, -90 to the floor, 0 upright.
+    public var tilt: Double
+    public var pitch: Double
+    public var roll: Double
+    /// The sample itself, m/s² in orientd's frame (after the mount matrix), unfiltered.
+    public var acceleration: [Double]
+    /// When the sample was read: seconds since the Unix epoch.
+    public var timestamp: Double
+    /// Samples this client missed since its last one because it read too slowly.
+    public var dropped: Int
+
+    public init(angles: OrientationAngles, acceleration: Vector3, timestamp: Double, dropped: Int = 0) {
+        inPlane = Self.rounded(angles.inPlane, 100)
+        tilt = Self.rounded(angles.tilt, 100)
+        pitch = Self.rounded(angles.pitch, 100)
+        roll = Self.rounded(angles.roll, 100)
+        self.acceleration = [acceleration.x, acceleration.y, acceleration.z].map { Self.rounded($0, 10000) }
+        self.timestamp = timestamp
+        self.dropped = dropped
+    }
+
+    /// Rounded to what a sensor can tell apart, and never -0.
+    private static func rounded(_ value: Double, _ scale: Double) -> Double { (value * scale).rounded() / scale + 0 }
+}

@@ -1,0 +1,101 @@
+import OrientationCore
+
+/// The result of `get` and `unsubscribe`.
+public struct OrientationResult: Codable, Equatable, Sendable {
+    public var orientation: Orientation
+
+    public init(orientation: Orientation) {
+        self.orientation = orientation
+    }
+}
+
+/// The result of `subscribe`: the state the events start from. Members of events not subscribed
+/// to are left out.
+public struct SubscribeResult: Codable, Equatable, Sendable {
+    public var events: [EventKind]
+    public var orientation: Orientation
+    public var interfaceOrientation: InterfaceOrientation?
+    public var rotation: Int?
+    public var locked: Bool?
+    /// Angle samples per second this client will get.
+    public var angleRate: Double?
+
+    public init(events: [EventKind], orientation: Orientation, interfaceOrientation: InterfaceOrientation? = nil,
+                locked: Bool? = nil, angleRate: Double? = nil) {
+        self.events = events
+        self.orientation = orientation
+        self.interfaceOrientation = interfaceOrientation
+        rotation = interfaceOrientation?.rotation
+        self.locked = locked
+        self.angleRate = angleRate
+    }
+}
+
+/// The result of `lock` and `unlock`.
+public struct LockResult: Codable, Equatable, Sendable {
+    public var locked: Bool
+    /// False when the state file could not be written: the lock holds until orientd restarts.
+    public var persisted: Bool
+
+    public init(locked: Bool, persisted: Bool) {
+        self.locked = locked
+        self.persisted = persisted
+    }
+}
+
+/// The result of `ping`.
+public struct PingResult: Codable, Equatable, Sendable {
+    public var pong = true
+    public init() {}
+}
+
+/// The result of `status`.
+public struct StatusResult: Codable, Equatable, Sendable {
+    public var server: String
+    public var `protocol`: Int
+    /// Seconds since orientd started.
+    public var uptime: Double
+    public var orientation: Orientation
+    public var locked: Bool
+    public var clients: Int
+    public var subscribers: Int
+    public var sensor: SensorStatus
+
+    public init(server: String, protocol: Int = Wire.protocolVersion, uptime: Double, orientation: Orientation,
+                locked: Bool, clients: Int, subscribers: Int, sensor: SensorStatus) {
+        self.server = server
+        self.protocol = `protocol`
+        self.uptime = uptime
+        self.orientation = orientation
+        self.locked = locked
+        self.clients = clients
+        self.subscribers = subscribers
+        self.sensor = sensor
+    }
+}
+
+/// What orientd reads, in `status`.
+public struct SensorStatus: Codable, Equatable, Sendable {
+    /// The libiio context (`local:`, `ip:HOST`), or `replay:PATH` for a trace.
+    public var uri: String
+    public var device: String
+    public var location: SensorLocation
+    /// Three rows of three numbers.
+    public var mountMatrix: [[Double]]
+    public var mountMatrixSource: String
+    /// Polls per second while reading.
+    public var rate: Double
+    /// Whether the sensor is being read now (only while a client needs it).
+    public var reading: Bool
+
+    public init(uri: String, device: String, location: SensorLocation, mountMatrix: MountMatrix,
+                mountMatrixSource: String, rate: Double, reading: Bool) {
+        self.uri = uri
+        self.device = device
+        self.location = location
+        self.mountMatrix = mountMatrix.rows.map { [$0.x, $0.y, $0.z] }
+        self.mountMatrixSource = mountMatrixSource
+        self.rate = rate
+        self.reading = reading
+    }
+}

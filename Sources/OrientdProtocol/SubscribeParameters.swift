@@ -1,0 +1,65 @@
+import OrientationCore
+
+/// What a `subscribe` request asks for. Every member is optional:
+/// - `events`: names of the events to receive (default: `["deviceOrientationDidChange"]`);
+/// - `orientations`: device orientations whose `deviceOrientationDidChange` is wanted (default: all);
+/// - `supportedInterfaceOrientations`: the interface orientations the client can draw, in its order
+///   of preference (default: all four);
+/// - `angleRate`: `angles` samples per second, at most the sensor's rate (default: the sensor's rate).
+public struct SubscribeParameters: Equatable, Sendable {
+    public var events: [EventKind] = [.deviceOrientationDidChange]
+    public var orientations: Set<Orientation> = Set(Orientation.allCases)
+    public var supportedInterfaceOrientations: [InterfaceOrientation] = [.portrait, .landscapeLeft, .landscapeRight, .portraitUpsideDown]
+    public var angleRate: Double?
+
+    public init() {}
+
+    /// Reads the parameters of a request; an invalid one is an `invalid-params` error naming it.
+    public init(_ parameters: [String: JSONValue]) throws(ProtocolError) {
+        if let value = parameters["events"] {
+            events = try Self.names(value, member: "events", as: EventKind.self)
+            if events.isEmpty { throw Self.invalid("\"events\" must name at least one event") }
+        }
+        if let value = parameters["orientations"] {
+            orientations = Set(try Self.names(value, member: "orientations", as: Orientation.self))
+        }
+        if let value = parameters["supportedInterfaceOrientations"] {
+            supportedInterfaceOrientations = try Self.names(value, member: "supportedInterfaceOrientations", as: InterfaceOrientation.self)
+            if supportedInterfaceOrientations.isEmpty {
+                throw Self.invalid("\"supportedInterfaceOrientations\" must name at least one orientation")
+            }
+        }
+        switch parameters["angleRate"] {
+        case nil: break
+        case .integer(let rate) where rate > 0: angleRate = Double(rate)
+        case .number(let rate) where rate > 0 && rate.isFinite: angleRate = rate
+        default: throw Self.invalid("\"angleRate\" must be a number of samples per second above 0")
+        }
+    }
+
+    /// Whether anything subscribed needs the sensor read.
+    public var needsSensor: Bool { events.contains(where: \.needsSensor) }
+
+    private static func names<Name: RawRepresentable & CaseIterable & Equatable>(_ value: JSONValue, member: String, as: Name.Type) throws(ProtocolError) -> [Name]
+    where Name.RawValue == String {
+        let known = Name.allCases.map(\.rawValue).joined(separator: ", ")
+        guard case .array(let items) = value else {
+            throw invalid("\"\(member)\" must be an array of names: \(known)")
+        }
+        var names: [Name] = []
+        for item in items {
+            guard let text = item.stringValue, let name = Name(rawValue: text) else {
+                throw invalid("\"\(member)\" holds \(item.compactDescription), which is not one of: \(known)")
+            }
+            if !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+
+    private static func invalid(_ message: String) -> ProtocolError { ProtocolError(.invalidParameters, message) }
+}
+
+extension JSONValue {
+    /// The value as compact JSON, for error messages.
+    var compactDescription: String { String(decoding: Wire.line(self).dropLast(), as: UTF8.self) }
+}
