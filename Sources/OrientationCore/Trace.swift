@@ -6,11 +6,14 @@ public enum Trace {
 
     public static func format(_ samples: [AccelerometerSample]) -> String {
         var text = header + "\n"
-        for sample in samples {
-            let a = sample.acceleration
-            text += "\(number(sample.time)) \(number(a.x)) \(number(a.y)) \(number(a.z))\n"
-        }
+        for sample in samples { text += line(sample) }
         return text
+    }
+
+    /// One sample as a line of a trace, newline included.
+    public static func line(_ sample: AccelerometerSample) -> String {
+        let a = sample.acceleration
+        return "\(number(sample.time)) \(number(a.x)) \(number(a.y)) \(number(a.z))\n"
     }
 
     /// Parses a trace; a malformed line is an error naming its line number.

@@ -1,3 +1,4 @@
+import Glibc
 import OrientationCore
 import OrientdProtocol
 
@@ -30,10 +31,13 @@ public final class OrientdClient {
     public var socketPath: String { connection.socketPath }
 
     /// Sends a request and returns its `result` object; events that arrive meanwhile are queued.
-    public func call(_ method: String) throws(OrientdClientError) -> JSONValue {
+    public func call(_ method: String, _ parameters: [String: JSONValue] = [:]) throws(OrientdClientError) -> JSONValue {
         let id = nextID
         nextID += 1
-        try connection.send(Wire.line(["id": JSONValue.integer(id), "method": .string(method)]))
+        var request = parameters
+        request["id"] = .integer(id)
+        request["method"] = .string(method)
+        try connection.send(Wire.line(JSONValue.object(request)))
         while true {
             let message = try nextMessage()
             if message["event"] != nil {
@@ -56,6 +60,13 @@ public final class OrientdClient {
     /// Asks for change events; returns the orientation they start from.
     public func subscribe() throws(OrientdClientError) -> Orientation {
         try orientation(in: call(Method.subscribe.rawValue))
+    }
+
+    /// A way to end a read blocked on another thread (it returns as if the daemon had closed).
+    /// Use it only while this client is alive.
+    public var interrupter: @Sendable () -> Void {
+        let descriptor = connection.descriptor
+        return { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
     }
 
     /// Waits for the next event (nil: the daemon closed the connection).

@@ -11,8 +11,10 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
 
     /// How long a request waits for the sleeping sensor before it is answered with what is known.
     static let freshnessTimeout: TimeAmount = .seconds(1)
-    /// Requests read while an earlier one waits for the sensor; more close the connection.
-    static let queuedRequestLimit = 256
+    /// Bytes of requests already read when an earlier one began to wait for the sensor. Reading
+    /// stops meanwhile, so these are what the read in progress brought (at most 4 × 64 KiB);
+    /// more close the connection.
+    static let queuedBytesLimit = 1 << 20
 
     private let hub: OrientationHub
     private let clients: ClientCount
@@ -24,7 +26,8 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
     /// Set while a request waits for a fresh reading; later requests queue behind it, so replies
     /// keep the order of the requests.
     private var waitingForSensor = false
-    private var queued: [Result<Request, RequestFailure>] = []
+    private var queued: [ByteBuffer] = []
+    private var queuedBytes = 0
     private static let blanks: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r")]
 
     init(hub: OrientationHub, clients: ClientCount, sensorRate: Double, logger: Logger) {
@@ -84,11 +87,10 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let line = unwrapInboundIn(data)
         guard admitted, line.readableBytesView.contains(where: { !Self.blanks.contains($0) }) else { return }
-        let parsed = Request.parse(line.readableBytesView)
         if waitingForSensor {
-            enqueue(parsed, context: context)
+            enqueue(line, context: context)
         } else {
-            answer(parsed, context: context)
+            answer(Request.parse(line.readableBytesView), context: context)
         }
     }
 
@@ -106,13 +108,15 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
 
     // MARK: Requests
 
-    private func enqueue(_ request: Result<Request, RequestFailure>, context: ChannelHandlerContext) {
-        guard queued.count < Self.queuedRequestLimit else {
-            logger.notice("closing a client that sent more than \(Self.queuedRequestLimit) requests while one waited for the sensor")
+    private func enqueue(_ line: ByteBuffer, context: ChannelHandlerContext) {
+        queuedBytes += line.readableBytes
+        guard queuedBytes <= Self.queuedBytesLimit else {
+            logger.notice("closing a client that sent more than \(Self.queuedBytesLimit) bytes of requests while one waited for the sensor")
+            queued = []
             context.close(promise: nil)
             return
         }
-        queued.append(request)
+        queued.append(line)
     }
 
     private func answer(_ parsed: Result<Request, RequestFailure>, context: ChannelHandlerContext) {
@@ -184,8 +188,15 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
     /// Runs `body` once the hub's orientation is a real reading: at once while the sensor is
     /// awake; after it has woken and read otherwise (or after `freshnessTimeout`, with what is known).
     private func afterFreshReading(context: ChannelHandlerContext, _ body: @escaping () -> Void) {
-        waitingForSensor = true
         let eventLoop = context.eventLoop
+        let freshness = NIOLoopBoundBox(Optional<() -> Void>.none, eventLoop: eventLoop)
+        guard !hub.isFresh(orWhenFresh: { eventLoop.execute { freshness.value?() } }) else {
+            body()
+            return
+        }
+        waitingForSensor = true
+        // Stop reading meanwhile: the client's further requests wait in the kernel, not here.
+        context.channel.setOption(.autoRead, value: false).whenFailure { _ in }
         let loopBound = NIOLoopBound((self, context, body), eventLoop: eventLoop)
         var done = false
         let finish = NIOLoopBound({ () -> Void in
@@ -196,20 +207,26 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
             body()
             connection.waitingForSensor = false
             connection.answerQueued(context: context)
+            if !connection.waitingForSensor {
+                context.channel.setOption(.autoRead, value: true).whenFailure { _ in }
+            }
         }, eventLoop: eventLoop)
         let timeout = eventLoop.scheduleTask(in: Self.freshnessTimeout) { finish.value() }
-        hub.whenFresh {
-            eventLoop.execute {
-                timeout.cancel()
-                finish.value()
-            }
+        freshness.value = {
+            timeout.cancel()
+            finish.value()
         }
     }
 
     private func answerQueued(context: ChannelHandlerContext) {
-        while !waitingForSensor, !queued.isEmpty {
-            answer(queued.removeFirst(), context: context)
+        var next = 0
+        while !waitingForSensor, next < queued.count {
+            let line = queued[next]
+            next += 1
+            queuedBytes -= line.readableBytes
+            answer(Request.parse(line.readableBytesView), context: context)
         }
+        queued.removeFirst(next)
     }
 
     private func unsubscribe() {

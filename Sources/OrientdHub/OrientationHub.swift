@@ -105,15 +105,15 @@ public final class OrientationHub: Sendable {
 
     // MARK: From the connections
 
-    /// Calls `body` once the orientation is fresh: at once if the sensor is awake, else after it
-    /// has read again. Also keeps the sensor awake for a few seconds, as a `get` should.
-    func whenFresh(_ body: @escaping @Sendable () -> Void) {
+    /// Whether the orientation is fresh; if not, `whenFresh` is called once it is (after the
+    /// sensor has woken and read). Either way the sensor is kept awake a few seconds, as after a `get`.
+    func isFresh(orWhenFresh whenFresh: @escaping @Sendable () -> Void) -> Bool {
         let isFresh = state.withLockedValue { state in
-            if !state.fresh { state.freshnessWaiters.append(body) }
+            if !state.fresh { state.freshnessWaiters.append(whenFresh) }
             return state.fresh
         }
         demand?.request()
-        if isFresh { body() }
+        return isFresh
     }
 
     /// Makes a subscription from the current state and adds it, under the same lock as `publish`,

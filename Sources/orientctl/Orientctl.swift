@@ -7,13 +7,14 @@ import OrientdProtocol
 struct Orientctl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "orientctl",
-        abstract: "Ask orientd for the device orientation, or follow its changes.",
+        abstract: "Ask orientd for the device orientation, follow it, and lock the rotation.",
         discussion: """
             Orientations use Apple's names: portrait, portraitUpsideDown, landscapeLeft, \
-            landscapeRight, faceUp, faceDown, unknown.
+            landscapeRight, faceUp, faceDown, unknown. orientctl talks to orientd over its Unix \
+            socket (docs/protocol.md); any program can do the same.
             """,
         version: "0.1.0",
-        subcommands: [Get.self, Monitor.self])
+        subcommands: [Get.self, Monitor.self, Watch.self, Angles.self, Record.self, Status.self, Lock.self, Unlock.self])
 
     static func main() {
         // A program started from a thread that blocks signals (a libdispatch worker, for example
@@ -43,64 +44,51 @@ struct ConnectionOptions: ParsableArguments {
             throw ClientFailure(error)
         }
     }
-}
 
-struct Get: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Print the current orientation and exit.",
-        discussion: "With --json, prints the reply's result object, e.g. {\"orientation\":\"portrait\"}.")
-
-    @OptionGroup var options: ConnectionOptions
-
-    func run() throws {
-        let client = try options.connect()
+    /// Connects, sends one request and returns its result.
+    func call(_ method: Method, _ parameters: [String: JSONValue] = [:]) throws -> JSONValue {
+        let client = try connect()
         do {
-            let result = try client.call("get")
-            Output.line(options.json ? String(decoding: Wire.line(result).dropLast(), as: UTF8.self)
-                                     : result["orientation"]?.stringValue ?? "unknown")
+            return try client.call(method.rawValue, parameters)
         } catch {
             throw ClientFailure(error)
         }
     }
-}
 
-struct Monitor: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Print the current orientation, then one line per change, until interrupted.",
-        discussion: """
-            Each line is flushed as soon as it is printed, so the output can be piped. With --json, \
-            the first line is the subscribe result ({"orientation":...}) and each further line is \
-            a deviceOrientationDidChange event with orientation, previous, timestamp and sequence.
-            """)
-
-    @OptionGroup var options: ConnectionOptions
-
-    func run() throws {
-        let client = try options.connect()
+    /// Connects, subscribes with `parameters`, hands the result to `start`, then every event to
+    /// `event` until the daemon closes the connection (an error) or `event` returns false.
+    func follow(_ parameters: [String: JSONValue], start: (JSONValue) throws -> Void, event: (JSONValue) throws -> Bool) throws {
+        let client = try connect()
         do {
-            let current = try client.call("subscribe")
-            Output.line(describe(current))
+            try start(client.call(Method.subscribe.rawValue, parameters))
             client.setReadTimeout(nil)
-            while let event = try client.nextEvent() {
-                guard event["event"]?.stringValue == "deviceOrientationDidChange" else { continue }
-                Output.line(describe(event))
+            while let message = try client.nextEvent() {
+                guard try event(message) else { return }
             }
-            throw ClientFailure(message: "orientd at \(client.socketPath) closed the connection")
         } catch let error as OrientdClientError {
             throw ClientFailure(error)
         }
+        throw ClientFailure(message: "orientd at \(client.socketPath) closed the connection")
     }
 
-    private func describe(_ message: JSONValue) -> String {
-        options.json ? String(decoding: Wire.line(message).dropLast(), as: UTF8.self)
-                     : message["orientation"]?.stringValue ?? "unknown"
-    }
+    /// A message as one line of JSON.
+    static func json(_ message: JSONValue) -> String { String(decoding: Wire.line(message).dropLast(), as: UTF8.self) }
 }
 
 enum Output {
     /// Prints a line and flushes it at once, so a pipe sees every change as it happens.
     static func line(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    /// Text as it is, for terminal control sequences.
+    static func raw(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// A line for people on standard error: notes and warnings that must not mix into the output.
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }
 

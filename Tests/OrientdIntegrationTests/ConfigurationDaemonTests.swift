@@ -40,13 +40,14 @@ extension IntegrationTests {
 
             let values = [
                 "uri": "\"ip:192.0.2.1\"", "socket": "\"/tmp/elsewhere.sock\"", "max-clients": "7",
-                "log-level": "debug", "rate": "33",
+                "log-level": "debug", "rate": "33", "max-clients-per-user": "5",
+                "state-file": "\"/tmp/orientd-state.json\"", "lock-group": "\"adm\"",
             ]
             // Key lines are "name: value", or "#name: value" for a default; prose is "# ...".
             let keys = defaults.standardOutput.split(separator: "\n")
                 .map { $0.trimmingCharacters(in: .whitespaces) }
                 .compactMap { $0.wholeMatch(of: /#?([a-z][a-z-]*): (.+)/).map { (String($0.1), String($0.2)) } }
-            #expect(keys.count == 25)
+            #expect(keys.count == 28)
             for (name, current) in keys {
                 let value = values[name] ?? String(Int(Double(current)!.rounded(.down)) + 1)
                 let flagValue = value.trimmingCharacters(in: CharacterSet(charactersIn: "\""))

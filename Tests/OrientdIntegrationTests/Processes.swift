@@ -30,9 +30,12 @@ final class Daemon: @unchecked Sendable {
     let process = Process()
     let socketPath: String
     private let logPath: String
+    /// Kept alive with the daemon: the emulated sysfs vanishes with it.
+    private let sensor: EmulatedAccelerometer?
 
     /// Starts orientd and waits until it answers on its socket.
     init(sensor: EmulatedAccelerometer?, arguments: [String] = [], environment: [String: String] = [:], waitForSocket: Bool = true) throws {
+        self.sensor = sensor
         let scratch = makeScratchDirectory()
         socketPath = scratch + "/orientd.sock"
         logPath = scratch + "/orientd.log"

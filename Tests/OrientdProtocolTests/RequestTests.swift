@@ -6,7 +6,7 @@ import Testing
 
     @Test func readsIntegerAndStringIDs() throws {
         #expect(try parse(#"{"id": 7, "method": "get"}"#).get() == Request(id: .integer(7), method: "get"))
-        #expect(try parse(#"{"method":"subscribe","id":"a-1","extra":[1,2]}"#).get() == Request(id: .string("a-1"), method: "subscribe"))
+        #expect(try parse(#"{"method":"subscribe","id":"a-1","extra":[1,2]}"#).get() == Request(id: .string("a-1"), method: "subscribe", parameters: ["extra": .array([.integer(1), .integer(2)])]))
     }
 
     @Test("lines that are not JSON", arguments: ["nope", "{", #"{"id":1,"method":"get""#, ""])

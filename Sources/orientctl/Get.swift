@@ -1,0 +1,41 @@
+import ArgumentParser
+import OrientdProtocol
+
+struct Get: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the current orientation and exit.",
+        discussion: """
+            If orientd was not reading its sensor (nobody needed it), it reads it now, so the answer \
+            is never stale. With --json, prints the reply's result object, e.g. {"orientation":"portrait"}.
+            """)
+
+    @OptionGroup var options: ConnectionOptions
+
+    func run() throws {
+        let result = try options.call(.get)
+        Output.line(options.json ? ConnectionOptions.json(result) : result["orientation"]?.stringValue ?? "unknown")
+    }
+}
+
+struct Monitor: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the current orientation, then one line per change, until interrupted.",
+        discussion: """
+            Each line is flushed as soon as it is printed, so the output can be piped. With --json, \
+            the first line is the subscribe result ({"orientation":...}) and each further line is \
+            a deviceOrientationDidChange event with orientation, previous, timestamp and sequence.
+            """)
+
+    @OptionGroup var options: ConnectionOptions
+
+    func run() throws {
+        try options.follow([:], start: { Output.line(describe($0)) }, event: { event in
+            if event["event"]?.stringValue == EventKind.deviceOrientationDidChange.rawValue { Output.line(describe(event)) }
+            return true
+        })
+    }
+
+    private func describe(_ message: JSONValue) -> String {
+        options.json ? ConnectionOptions.json(message) : message["orientation"]?.stringValue ?? "unknown"
+    }
+}

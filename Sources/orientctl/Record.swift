@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import OrientationCore
+import OrientdProtocol
+
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record the accelerometer's samples as a trace that 'orientd --replay' plays back.",
+        discussion: """
+            Writes one line per sample, 'TIME X Y Z' (seconds from the first sample; m/s² after the \
+            mount matrix), at the sensor's full rate, until --duration has passed or Ctrl-C. Each \
+            line is written as it arrives, so an interrupted recording keeps every sample so far. \
+            Samples the daemon had to drop (the recorder read too slowly) are reported at the end.
+            """)
+
+    @OptionGroup var options: ConnectionOptions
+
+    @Argument(help: ArgumentHelp("The trace file to write ('-' for standard output).", valueName: "file"))
+    var file: String
+
+    @Option(help: "Stop after this many seconds. (default: until interrupted)")
+    var duration: Double?
+
+    func validate() throws {
+        if let duration, !(duration > 0) { throw ValidationError("--duration must be above 0") }
+    }
+
+    func run() throws {
+        let output: FileHandle
+        if file == "-" {
+            output = .standardOutput
+        } else {
+            guard FileManager.default.createFile(atPath: file, contents: nil), let handle = FileHandle(forWritingAtPath: file) else {
+                throw ClientFailure(message: "cannot write \(file): \(String(cString: strerror(errno)))")
+            }
+            output = handle
+        }
+        output.write(Data((Trace.header + "\n").utf8))
+        var first: Double?
+        var samples = 0
+        var dropped = 0
+        let parameters: [String: JSONValue] = ["events": .array([.string(EventKind.angles.rawValue)])]
+        try options.follow(parameters, start: { _ in }, event: { event in
+            guard event["event"]?.stringValue == EventKind.angles.rawValue,
+                  let timestamp = Double(json: event["timestamp"]),
+                  case .array(let axes)? = event["acceleration"], axes.count == 3
+            else { return true }
+            let values = axes.compactMap { Double(json: $0) }
+            let start = first ?? timestamp
+            first = start
+            let sample = AccelerometerSample(time: ((timestamp - start) * 1000).rounded() / 1000,
+                                             acceleration: Vector3(values[0], values[1], values[2]))
+            output.write(Data(Trace.line(sample).utf8))
+            samples += 1
+            if case .integer(let count)? = event["dropped"] { dropped += Int(count) }
+            return duration.map { timestamp - start < $0 } ?? true
+        })
+        if file != "-" { try? output.close() }
+        Output.error("recorded \(samples) samples to \(file)\(dropped > 0 ? "; \(dropped) were dropped because the recorder fell behind" : "")")
+    }
+}

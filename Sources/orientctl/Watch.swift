@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import OrientationCore
+import OrientdProtocol
+
+struct Watch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the device live: a drawing of it in its current orientation, with its angle and tilt.",
+        discussion: """
+            Redraws in place in the terminal on every change and angle sample (10 a second), until \
+            Ctrl-C. The edge marked TOP is the top of the screen.
+            """)
+
+    @OptionGroup var options: ConnectionOptions
+
+    @Option(help: ArgumentHelp("Stop after drawing this many frames.", visibility: .hidden))
+    var frames: Int?
+
+    func run() throws {
+        var view = DeviceView()
+        var drawn = 0
+        // Clear the screen once and hide the cursor; every frame then starts from the top left.
+        Output.raw("\u{1B}[2J\u{1B}[?25l")
+        defer { Output.raw("\u{1B}[?25h") }
+        let parameters: [String: JSONValue] = [
+            "events": .array([EventKind.deviceOrientationDidChange, .rotationLockDidChange, .angles].map { .string($0.rawValue) }),
+            "angleRate": .integer(10),
+        ]
+        func draw() -> Bool {
+            Output.raw("\u{1B}[H" + view.frame().map { $0 + "\u{1B}[K\n" }.joined() + "\u{1B}[J")
+            drawn += 1
+            return frames.map { drawn < $0 } ?? true
+        }
+        try options.follow(parameters, start: { result in
+            view.orientation = result["orientation"]?.stringValue.flatMap(Orientation.init(rawValue:)) ?? .unknown
+            view.locked = result["locked"] == .bool(true)
+            _ = draw()
+        }, event: { event in
+            switch event["event"]?.stringValue {
+            case EventKind.deviceOrientationDidChange.rawValue:
+                view.orientation = event["orientation"]?.stringValue.flatMap(Orientation.init(rawValue:)) ?? .unknown
+            case EventKind.rotationLockDidChange.rawValue:
+                view.locked = event["locked"] == .bool(true)
+            case EventKind.angles.rawValue:
+                view.angle = Double(json: event["inPlane"])
+                view.tilt = Double(json: event["tilt"])
+            default:
+                return true
+            }
+            return draw()
+        })
+    }
+}
+
+/// What `watch` draws: the device outline turned to its orientation, and the figures.
+struct DeviceView {
+    var orientation: Orientation = .unknown
+    var angle: Double?
+    var tilt: Double?
+    var locked = false
+
+    func frame() -> [String] {
+        outline() + [
+            "",
+            "  \(orientation.rawValue)",
+            "  angle \(angle.map { String(format: "%5.1f°", $0) } ?? "    -")   tilt \(tilt.map { String(format: "%5.1f°", $0) } ?? "    -")   \(tiltBar)",
+            "  rotation lock \(locked ? "on" : "off")        Ctrl-C to quit",
+        ]
+    }
+
+    /// A bar from -90° (screen to the floor) to +90° (to the sky).
+    private var tiltBar: String {
+        guard let tilt else { return "" }
+        let width = 19
+        let position = Int(((tilt + 90) / 180 * Double(width - 1)).rounded())
+        return "floor [" + String((0..<width).map { $0 == min(max(position, 0), width - 1) ? "|" : "-" }) + "] sky"
+    }
+
+    private func outline() -> [String] {
+        switch orientation {
+        case .portrait:
+            ["  ┌─ TOP ─┐", "  │       │", "  │       │", "  │       │", "  │       │", "  │   o   │", "  └───────┘"]
+        case .portraitUpsideDown:
+            ["  ┌───────┐", "  │   o   │", "  │       │", "  │       │", "  │       │", "  │       │", "  └─ TOP ─┘"]
+        case .landscapeLeft:
+            ["", "  ┌───────────────┐", "  T               │", "  O               o", "  P               │", "  └───────────────┘", ""]
+        case .landscapeRight:
+            ["", "  ┌───────────────┐", "  │               T", "  o               O", "  │               P", "  └───────────────┘", ""]
+        case .faceUp:
+            ["", "", "     ______________", "    /  screen up  /", "   /    TOP ^    /", "  /_____________/", ""]
+        case .faceDown:
+            ["", "", "     ______________", "    / screen down /", "   /    (back)   /", "  /_____________/", ""]
+        case .unknown:
+            ["", "", "  ┌ ─ ─ ─ ─ ┐", "       ?", "  └ ─ ─ ─ ─ ┘", "", ""]
+        }
+    }
+}
