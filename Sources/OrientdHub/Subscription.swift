@@ -83,14 +83,14 @@ final class Subscription: @unchecked Sendable {
                                                   timestamp: latest.timestamp, sequence: latest.sequence))
             toldOrientation = latest.orientation
         }
+        if events.contains(.rotationLockDidChange), latest.locked != toldLocked {
+            write(RotationLockDidChangeEvent(locked: latest.locked, timestamp: latest.timestamp))
+            toldLocked = latest.locked
+        }
         if events.contains(.interfaceOrientationDidChange), interface.current != toldInterface, let driving = latest.driving {
             write(InterfaceOrientationDidChangeEvent(interfaceOrientation: interface.current, previous: toldInterface,
                                                      deviceOrientation: driving, timestamp: latest.timestamp))
             toldInterface = interface.current
-        }
-        if events.contains(.rotationLockDidChange), latest.locked != toldLocked {
-            write(RotationLockDidChangeEvent(locked: latest.locked, timestamp: latest.timestamp))
-            toldLocked = latest.locked
         }
         while !queuedAngles.isEmpty, channel.isWritable {
             let sample = queuedAngles.removeFirst()

@@ -29,6 +29,8 @@ func makeScratchDirectory() -> String {
 final class Daemon: @unchecked Sendable {
     let process = Process()
     let socketPath: String
+    /// The daemon's private directory: socket, log, config and state file.
+    let directory: String
     private let logPath: String
     /// Kept alive with the daemon: the emulated sysfs vanishes with it.
     private let sensor: EmulatedAccelerometer?
@@ -37,6 +39,7 @@ final class Daemon: @unchecked Sendable {
     init(sensor: EmulatedAccelerometer?, arguments: [String] = [], environment: [String: String] = [:], waitForSocket: Bool = true) throws {
         self.sensor = sensor
         let scratch = makeScratchDirectory()
+        directory = scratch
         socketPath = scratch + "/orientd.sock"
         logPath = scratch + "/orientd.log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
@@ -48,7 +51,9 @@ final class Daemon: @unchecked Sendable {
             _ = FileManager.default.createFile(atPath: empty, contents: nil)
             configuration = ["--config", empty]
         }
-        process.arguments = ["--socket", socketPath, "--log-level", "debug"] + configuration + arguments
+        // The rotation lock's state file too, so no test touches /var/lib/orientd.
+        let state = arguments.contains("--state-file") ? [] : ["--state-file", scratch + "/state.json"]
+        process.arguments = ["--socket", socketPath, "--log-level", "debug"] + configuration + state + arguments
         var env = ProcessInfo.processInfo.environment
         env["UMOCKDEV_DIR"] = nil
         env.merge(sensor?.environment ?? [:]) { $1 }
