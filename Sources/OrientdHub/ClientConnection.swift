@@ -142,6 +142,11 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
                 send(ErrorReply(id: request.id, error: error), context: context)
                 return
             }
+            // A subscription to the lock alone needs no reading, so it wakes nothing.
+            guard parameters.needsSensor else {
+                subscribe(parameters, id: request.id, context: context)
+                return
+            }
             afterFreshReading(context: context) { [self] in
                 subscribe(parameters, id: request.id, context: context)
             }

@@ -36,11 +36,12 @@ final class Daemon: @unchecked Sendable {
     private let sensor: EmulatedAccelerometer?
 
     /// Starts orientd and waits until it answers on its socket.
-    init(sensor: EmulatedAccelerometer?, arguments: [String] = [], environment: [String: String] = [:], waitForSocket: Bool = true) throws {
+    init(sensor: EmulatedAccelerometer?, arguments: [String] = [], environment: [String: String] = [:],
+         socketPath: String? = nil, waitForSocket: Bool = true) throws {
         self.sensor = sensor
         let scratch = makeScratchDirectory()
         directory = scratch
-        socketPath = scratch + "/orientd.sock"
+        self.socketPath = socketPath ?? scratch + "/orientd.sock"
         logPath = scratch + "/orientd.log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: Products.path("orientd"))
@@ -53,7 +54,7 @@ final class Daemon: @unchecked Sendable {
         }
         // The rotation lock's state file too, so no test touches /var/lib/orientd.
         let state = arguments.contains("--state-file") ? [] : ["--state-file", scratch + "/state.json"]
-        process.arguments = ["--socket", socketPath, "--log-level", "debug"] + configuration + state + arguments
+        process.arguments = ["--socket", self.socketPath, "--log-level", "debug"] + configuration + state + arguments
         var env = ProcessInfo.processInfo.environment
         env["UMOCKDEV_DIR"] = nil
         env.merge(sensor?.environment ?? [:]) { $1 }
@@ -64,11 +65,11 @@ final class Daemon: @unchecked Sendable {
         try process.run()
         guard waitForSocket else { return }
         let ready = waitUntil(timeout: 10) {
-            !process.isRunning || (try? OrientdClient(socketPath: socketPath, timeout: 1)) != nil
+            !process.isRunning || (try? OrientdClient(socketPath: self.socketPath, timeout: 1)) != nil
         }
         guard ready, process.isRunning else {
             stop()
-            throw TestFailure("orientd did not come up on \(socketPath); its log:\n\(log)")
+            throw TestFailure("orientd did not come up on \(self.socketPath); its log:\n\(log)")
         }
     }
 
