@@ -1,0 +1,118 @@
+import EmulatedSensor
+import NIOConcurrencyHelpers
+import Foundation
+import OrientationCore
+import OrientdClient
+import OrientdProtocol
+import ProcessHarness
+import Testing
+
+extension IntegrationTests {
+    @Suite struct OrientationClientTests {
+        /// Takes elements from a stream until `count` or `timeout`, whichever comes first.
+        static func first<Element: Sendable>(_ count: Int, of stream: AsyncStream<Element>, timeout: Double = 10) async -> [Element] {
+            let taken = NIOLockedValueBox<[Element]>([])
+            let reader = Task {
+                for await element in stream {
+                    if taken.withLockedValue({ $0.append(element); return $0.count }) == count { break }
+                }
+            }
+            let deadline = monotonicNow() + timeout
+            while monotonicNow() < deadline, taken.withLockedValue({ $0.count }) < count {
+                try? await Task.sleep(nanoseconds: 20_000_000)
+            }
+            reader.cancel()
+            return taken.withLockedValue { $0 }
+        }
+
+        @Test func currentStatusAndLock() async throws {
+            let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard(.landscapeRight))
+            let client = OrientationClient(socketPath: daemon.socketPath)
+            #expect(try await client.current() == .landscapeRight)
+            let status = try await client.status()
+            #expect(status.sensor.uri == "local:")
+            #expect(status.locked == false)
+            try await client.lock()
+            #expect(try await client.status().locked == true)
+            try await client.unlock()
+            #expect(try await client.status().locked == false)
+        }
+
+        @Test func anUnreachableDaemonIsAClearError() async throws {
+            let client = OrientationClient(socketPath: makeScratchDirectory() + "/none.sock")
+            await #expect {
+                try await client.current()
+            } throws: { error in
+                "\(error)".contains("cannot reach orientd") && "\(error)".contains("none.sock")
+            }
+        }
+
+        /// The stream starts with the current orientation, follows turns, and survives a daemon
+        /// restart: it reconnects by itself and yields what the new daemon reads.
+        @Test func changesSurviveADaemonRestart() async throws {
+            let sensor = try EmulatedAccelerometer.standard(.portrait)
+            let socketPath = makeScratchDirectory() + "/orientd.sock"
+            var daemon: Daemon? = try Daemon(sensor: sensor, socketPath: socketPath)
+            let client = OrientationClient(socketPath: socketPath)
+            let stream = client.orientationChanges()
+            var iterator = stream.makeAsyncIterator()
+            #expect(await iterator.next() == .portrait)
+            sensor.turn(to: .landscapeLeft)
+            #expect(await iterator.next() == .landscapeLeft)
+
+            daemon?.stop()
+            daemon = nil
+            sensor.turn(to: .portraitUpsideDown)
+            try await Task.sleep(nanoseconds: 1_000_000_000)
+            daemon = try Daemon(sensor: sensor, socketPath: socketPath)
+            let restarted = monotonicNow()
+            #expect(await iterator.next() == .portraitUpsideDown)
+            #expect(monotonicNow() - restarted < 3, "the stream should reconnect within its 2 s backoff")
+            sensor.turn(to: .faceUp)
+            #expect(await iterator.next() == .faceUp)
+            _ = daemon
+        }
+
+        /// Two views share one daemon: a portrait-only one never turns; a landscape video follows
+        /// the device between its two landscapes only.
+        @Test func interfaceOrientationsForTwoViews() async throws {
+            let sensor = try EmulatedAccelerometer.standard(.portrait)
+            let daemon = try Daemon(sensor: sensor)
+            let client = OrientationClient(socketPath: daemon.socketPath)
+            // Everything the portrait-only view hears in 6 s.
+            let portraitOnly = Task { await Self.first(2, of: client.interfaceOrientationChanges(supported: [.portrait]), timeout: 6) }
+            var video = client.interfaceOrientationChanges(supported: [.landscapeRight, .landscapeLeft]).makeAsyncIterator()
+            #expect(await video.next() == .landscapeRight, "unsupported start: the first preference")
+
+            sensor.turn(to: .landscapeRight)
+            let turned = await video.next()
+            #expect(turned == .landscapeLeft)
+            #expect(turned?.rotation == 270)
+            sensor.turn(to: .faceUp)
+            try await Task.sleep(nanoseconds: 1_000_000_000)
+            sensor.turn(to: .landscapeLeft)
+            #expect(await video.next() == .landscapeRight)
+
+            #expect(try await client.status().subscribers == 2)
+            // The portrait-only view heard of none of it: only its start.
+            let heard = await portraitOnly.value
+            #expect(heard == [.portrait], "heard \(heard)")
+        }
+
+        @Test func theAngleStreamComesAtTheAskedRate() async throws {
+            let sensor = try EmulatedAccelerometer.standard(.landscapeLeft)
+            let daemon = try Daemon(sensor: sensor)
+            let client = OrientationClient(socketPath: daemon.socketPath)
+            let start = monotonicNow()
+            let samples = await Self.first(6, of: client.angles(rate: 5))
+            let elapsed = monotonicNow() - start
+            #expect(samples.count == 6)
+            #expect(elapsed > 0.8, "6 samples at 5 a second take about a second, not \(elapsed) s")
+            for sample in samples {
+                #expect(abs(sample.inPlane - 90) < 1)
+                #expect(abs(sample.tilt) < 1)
+                #expect(sample.dropped == 0)
+            }
+        }
+    }
+}
