@@ -1,0 +1,84 @@
+import EmulatedSensor
+import Foundation
+import OrientationCore
+import ProcessHarness
+import Testing
+
+extension IntegrationTests {
+    @Suite struct OrientctlCommandTests {
+        /// The mount matrix turns the sensor's portrait reading into the device's landscapeLeft.
+        @Test func statusSaysWhatIsReadAndServed() throws {
+            let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard(
+                .portrait, properties: ["ACCEL_MOUNT_MATRIX": "0, 1, 0; -1, 0, 0; 0, 0, 1"]))
+            let status = try run("orientctl", ["status", "--socket", daemon.socketPath])
+            #expect(status.status == 0, "\(status.standardError)")
+            for line in ["orientation:   landscapeLeft", "rotation lock: off", "sensor:        iio:device0 (accel_3d) at local: (display)",
+                         "reading:       no (no client needs it)", "mount matrix:  0, 1, 0; -1, 0, 0; 0, 0, 1 from udev property ACCEL_MOUNT_MATRIX"] {
+                #expect(status.standardOutput.contains(line), "missing '\(line)' in:\n\(status.standardOutput)")
+            }
+            let json = try run("orientctl", ["status", "--json", "--socket", daemon.socketPath])
+            #expect(json.standardOutput.hasPrefix(#"{"clients":1,"#))
+        }
+
+        @Test func lockAndUnlock() throws {
+            let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard())
+            let lock = try run("orientctl", ["lock", "--socket", daemon.socketPath])
+            #expect(lock.status == 0)
+            #expect(lock.standardOutput == "rotation locked\n")
+            #expect(try run("orientctl", ["status", "--socket", daemon.socketPath]).standardOutput.contains("rotation lock: on"))
+            let unlock = try run("orientctl", ["unlock", "--json", "--socket", daemon.socketPath])
+            #expect(unlock.standardOutput == #"{"locked":false,"persisted":true}"# + "\n")
+        }
+
+        @Test func anglesPrintsOneLinePerSample() throws {
+            let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard(.landscapeRight))
+            let angles = try run("orientctl", ["angles", "--rate", "10", "--count", "3", "--socket", daemon.socketPath])
+            #expect(angles.status == 0, "\(angles.standardError)")
+            let lines = angles.standardOutput.split(separator: "\n")
+            #expect(lines.count == 3)
+            #expect(lines.allSatisfy { $0.hasPrefix("angle  270.0°  tilt    0.0°") }, "\(lines)")
+        }
+
+        /// A recording plays back through orientd --replay to the orientations that were recorded.
+        @Test func recordMakesATraceThatReplays() throws {
+            let sensor = try EmulatedAccelerometer.standard(.portrait)
+            let daemon = try Daemon(sensor: sensor)
+            let trace = daemon.directory + "/recorded.trace"
+            let recorder = try ChildProcess(Products.path("orientctl"), ["record", trace, "--duration", "3", "--socket", daemon.socketPath])
+            Thread.sleep(forTimeInterval: 1)
+            sensor.turn(to: .landscapeLeft)
+            #expect(waitUntil(timeout: 10) { !recorder.isRunning })
+            let text = try String(contentsOfFile: trace, encoding: .utf8)
+            let samples = try Trace.parse(text)
+            #expect(samples.count > 50, "3 s at 25 Hz")
+            #expect(samples.first?.time == 0)
+
+            let replay = try Daemon(sensor: nil, arguments: ["--replay", trace, "--fast"])
+            #expect(waitUntil(timeout: 10) { replay.log.contains("replay of \(trace) finished") })
+            #expect(replay.log.contains("orientation unknown → portrait"))
+            #expect(replay.log.contains("orientation portrait → landscapeLeft"))
+        }
+
+        @Test func watchDrawsTheDeviceInPlace() throws {
+            let sensor = try EmulatedAccelerometer.standard(.landscapeLeft)
+            let daemon = try Daemon(sensor: sensor)
+            let watch = try run("orientctl", ["watch", "--frames", "3", "--socket", daemon.socketPath])
+            #expect(watch.status == 0, "\(watch.standardError)")
+            let output = watch.standardOutput
+            #expect(output.hasPrefix("\u{1B}[2J"), "clears the screen once")
+            #expect(output.components(separatedBy: "\u{1B}[H").count == 4, "three frames, each from the top left")
+            #expect(output.contains("  T               │"), "the top edge is drawn on the left")
+            #expect(output.contains("landscapeLeft"))
+            #expect(output.contains("angle  90.0°"))
+            #expect(output.contains("rotation lock off"))
+        }
+
+        @Test("--help explains every command", arguments: ["status", "lock", "unlock", "angles", "record", "watch"])
+        func helpForEveryNewCommand(command: String) throws {
+            let result = try run("orientctl", [command, "--help"])
+            #expect(result.status == 0)
+            #expect(result.standardOutput.contains("OVERVIEW:"))
+            #expect(result.standardOutput.contains("--socket"))
+        }
+    }
+}
