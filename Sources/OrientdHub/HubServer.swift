@@ -27,6 +27,8 @@ public struct HubServer: Service {
             // A small outbound buffer per client: when it fills, the client is slow, reading from it
             // pauses and only its newest orientation is kept (see Subscription).
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 4 * 1024, high: 16 * 1024))
+            // And a small kernel buffer: 10 000 clients at the default 208 KiB could pin 2 GiB.
+            .childChannelOption(.socketOption(.so_sndbuf), value: 32 * 1024)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let handlers = channel.pipeline.syncOperations

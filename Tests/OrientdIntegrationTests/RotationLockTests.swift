@@ -10,10 +10,7 @@ extension IntegrationTests {
         /// Runs orientctl as `nobody`, with `groups` as its supplementary groups. A copy of it, in a
         /// directory anyone may enter: the checkout may live where `nobody` cannot.
         static func orientctlAsNobody(_ arguments: [String], groups: [String] = []) throws -> Finished {
-            let directory = makeScratchDirectory()
-            chmod(directory, 0o755)
-            let copy = directory + "/orientctl"
-            try FileManager.default.copyItem(atPath: Products.path("orientctl"), toPath: copy)
+            let copy = try copyOfOrientctl()
             let privileges = ["--reuid=nobody", "--regid=nogroup"] + (groups.isEmpty ? ["--clear-groups"] : ["--groups=\(groups.joined(separator: ","))"])
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -28,6 +25,15 @@ extension IntegrationTests {
             return Finished(status: process.terminationStatus,
                             standardOutput: String(decoding: outputData, as: UTF8.self),
                             standardError: String(decoding: errorData, as: UTF8.self))
+        }
+
+        /// orientctl copied where any user may run it.
+        static func copyOfOrientctl() throws -> String {
+            let directory = makeScratchDirectory()
+            chmod(directory, 0o755)
+            let copy = directory + "/orientctl"
+            try FileManager.default.copyItem(atPath: Products.path("orientctl"), toPath: copy)
+            return copy
         }
 
         /// A daemon whose socket another user can reach.

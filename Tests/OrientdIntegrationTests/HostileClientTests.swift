@@ -1,0 +1,67 @@
+import EmulatedSensor
+import Foundation
+import OrientationCore
+import OrientdProtocol
+import ProcessHarness
+import Testing
+
+extension IntegrationTests {
+    @Suite struct HostileClientTests {
+        /// An angle subscriber that stops reading: samples are dropped oldest-first and counted,
+        /// the daemon's memory stays flat, another client is answered at once, and when the slow
+        /// one reads again it gets recent samples with the count of those it missed.
+        @Test func aStalledAngleSubscriberLosesOldSamplesNotTheDaemon() throws {
+            let sensor = try EmulatedAccelerometer.standard(.portrait)
+            let daemon = try Daemon(sensor: sensor, arguments: ["--rate", "200"])
+            let slow = try rawConnection(to: daemon)
+            _ = try slow.readJSON()
+            try slow.send(#"{"id":1,"method":"subscribe","events":["angles","deviceOrientationDidChange"]}"#)
+            let memoryBefore = daemon.residentKiB
+            Thread.sleep(forTimeInterval: 4)  // 800 samples of ~200 bytes: far more than its buffers hold
+
+            let other = try rawConnection(to: daemon)
+            _ = try other.readJSON()
+            let asked = monotonicNow()
+            try other.send(#"{"id":1,"method":"get"}"#)
+            #expect(try other.readJSON()?["result"]?["orientation"] == .string("portrait"))
+            #expect(monotonicNow() - asked < 0.1)
+            sensor.turn(to: .landscapeLeft)
+            Thread.sleep(forTimeInterval: 1)
+            #expect(daemon.residentKiB - memoryBefore < 4 * 1024, "the daemon grew by \(daemon.residentKiB - memoryBefore) KiB")
+
+            var dropped = 0
+            var angles = 0
+            var sawLandscape = false
+            var lastTimestamp = 0.0
+            let readUntil = Date().timeIntervalSince1970 + 0.5
+            while lastTimestamp < readUntil, let message = try slow.readJSON() {
+                if message["event"] == .string("angles") {
+                    angles += 1
+                    if case .integer(let count)? = message["dropped"] { dropped += Int(count) }
+                    if case .number(let time)? = message["timestamp"] { lastTimestamp = time }
+                } else if message["event"] == .string("deviceOrientationDidChange") {
+                    sawLandscape = message["orientation"] == .string("landscapeLeft")
+                }
+            }
+            #expect(dropped > 100, "dropped samples must be counted, got \(dropped) over \(angles) received")
+            #expect(sawLandscape, "the coalesced orientation reaches the slow client")
+        }
+
+        /// One user cannot take every place: beyond max-clients-per-user its connections are
+        /// refused with a reason; root's are not.
+        @Test func oneUserCannotTakeEveryPlace() throws {
+            let daemon = try RotationLockTests.daemonOpenToOtherUsers(["--max-clients-per-user", "2"])
+            let holders = try (0..<2).map { _ in
+                try ChildProcess("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                                                      RotationLockTests.copyOfOrientctl(), "monitor", "--socket", daemon.socketPath])
+            }
+            defer { holders.forEach { $0.stop() } }
+            #expect(holders.allSatisfy { $0.waitForLines(1, timeout: 5) })
+            let third = try RotationLockTests.orientctlAsNobody(["get", "--socket", daemon.socketPath])
+            #expect(third.status != 0)
+            #expect(third.standardError.contains("at most 2 clients of one user"))
+            #expect(daemon.log.contains("uid 65534 has 2 connections already"))
+            #expect(try daemon.currentOrientation() == "portrait", "root is held only to the overall maximum")
+        }
+    }
+}
