@@ -54,7 +54,8 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-        // Swift client library used by orientctl and by applications.
+        // Swift client library used by orientctl and by applications: OrientationClient (async,
+        // reconnecting) over OrientdClient (one blocking connection).
         .target(name: "OrientdClient", dependencies: ["OrientdProtocol", "OrientationCore"]),
 
         .executableTarget(name: "orientd", dependencies: [
@@ -64,9 +65,12 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "orientctl", dependencies: [
-            "OrientdClient", "OrientdProtocol",
+            "OrientdClient", "OrientdProtocol", "OrientationCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+
+        // The client library's runnable example (README, "From Swift").
+        .executableTarget(name: "orientation-example", dependencies: ["OrientdClient"], path: "Examples/OrientationExample"),
 
         // Test-only wrapper over libumockdev, so tests can build emulated sysfs/udev devices.
         .target(name: "CUmockdevShim", dependencies: ["CLibUmockdev"]),
@@ -94,7 +98,7 @@ let package = Package(
         .testTarget(name: "OrientdIntegrationTests", dependencies: [
             "EmulatedSensor", "OrientdClient", "OrientdProtocol", "OrientationCore", "ProcessHarness", "ScenarioCorpus",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            .target(name: "orientd"), .target(name: "orientctl"),
+            .target(name: "orientd"), .target(name: "orientctl"), .target(name: "orientation-example"),
         ]),
     ]
 )

@@ -1,6 +1,7 @@
 import Foundation
-import OrientationCore
-import OrientdProtocol
+// Applications name Orientation, InterfaceOrientation and the protocol's results with one import.
+@_exported import OrientationCore
+@_exported import OrientdProtocol
 
 /// orientd for applications: the current orientation, changes as `AsyncSequence`s, the angle
 /// stream and the rotation lock. Streams survive a daemon restart: they reconnect by themselves

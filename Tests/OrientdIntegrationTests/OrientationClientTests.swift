@@ -116,3 +116,21 @@ extension IntegrationTests {
         }
     }
 }
+
+extension IntegrationTests.OrientationClientTests {
+    /// The README's runnable example does what it says.
+    @Test func theExampleRuns() throws {
+        let sensor = try EmulatedAccelerometer.standard(.portrait)
+        let daemon = try Daemon(sensor: sensor)
+        let example = try ChildProcess(Products.path("orientation-example"), ["--socket", daemon.socketPath])
+        defer { example.stop() }
+        #expect(example.waitForLines(3, timeout: 10))
+        sensor.turn(to: .landscapeLeft)
+        #expect(example.waitForLines(5, timeout: 10))
+        let lines = Set(example.output.map(\.text))
+        for expected in ["the device is portrait", "device: portrait", "photo viewer: draw in portrait, turned 0° clockwise",
+                         "device: landscapeLeft", "photo viewer: draw in landscapeRight, turned 90° clockwise"] {
+            #expect(lines.contains(expected), "missing '\(expected)' in \(lines)")
+        }
+    }
+}
