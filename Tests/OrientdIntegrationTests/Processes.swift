@@ -112,8 +112,13 @@ struct Finished {
 
 /// Runs orientctl (or another product) to completion.
 func run(_ product: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Finished {
+    try run(executable: Products.path(product), arguments, environment: environment)
+}
+
+/// Runs a program to completion.
+func run(executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Finished {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: Products.path(product))
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let output = Pipe(), error = Pipe()

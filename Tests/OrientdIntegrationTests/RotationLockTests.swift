@@ -12,19 +12,7 @@ extension IntegrationTests {
         static func orientctlAsNobody(_ arguments: [String], groups: [String] = []) throws -> Finished {
             let copy = try copyOfOrientctl()
             let privileges = ["--reuid=nobody", "--regid=nogroup"] + (groups.isEmpty ? ["--clear-groups"] : ["--groups=\(groups.joined(separator: ","))"])
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = privileges + [copy] + arguments
-            let output = Pipe(), error = Pipe()
-            process.standardOutput = output
-            process.standardError = error
-            try process.run()
-            let outputData = output.fileHandleForReading.readDataToEndOfFile()
-            let errorData = error.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return Finished(status: process.terminationStatus,
-                            standardOutput: String(decoding: outputData, as: UTF8.self),
-                            standardError: String(decoding: errorData, as: UTF8.self))
+            return try run(executable: "/usr/bin/setpriv", privileges + [copy] + arguments)
         }
 
         /// orientctl copied where any user may run it.
