@@ -12,7 +12,8 @@ public struct HubServer: Service {
     private let channel: Channel
 
     /// Binds the socket (readable and writable by every local user); clients that connect wait in
-    /// the backlog until `startAccepting()`, so none is greeted before the first reading. At most
+    /// the backlog until `run()`, so none is greeted before the first reading, nor before the
+    /// service group handles SIGTERM (a client that was greeted may rely on a clean stop). At most
     /// `maximumClients` are served at once. Refuses to take over a socket another live daemon serves.
     public static func bind(socketPath: String, hub: OrientationHub, sensorRate: Double, maximumClients: Int,
                             maximumClientsPerUser: Int, logger: Logger) async throws -> HubServer {
@@ -51,11 +52,13 @@ public struct HubServer: Service {
         return HubServer(socketPath: socketPath, logger: logger, channel: channel)
     }
 
-    public func startAccepting() async throws {
-        try await channel.setOption(.autoRead, value: true).get()
-    }
-
+    /// Accepts clients until graceful shutdown.
     public func run() async throws {
+        do {
+            try await channel.setOption(.autoRead, value: true).get()
+        } catch {
+            throw HubError("cannot accept clients on \(socketPath): \(error)")
+        }
         try await withGracefulShutdownHandler {
             try await channel.closeFuture.get()
         } onGracefulShutdown: { [channel] in

@@ -134,13 +134,6 @@ struct Orientd: AsyncParsableCommand {
             await server.close()
             throw DaemonFailure("\(error)")
         }
-        do {
-            try await server.startAccepting()
-        } catch {
-            feed.stop()
-            await server.close()
-            throw DaemonFailure("cannot accept clients on \(socketPath): \(error)")
-        }
         logger.info("serving the orientation on \(socketPath) (\(origin))")
 
         let group = ServiceGroup(
