@@ -45,10 +45,10 @@ public struct OrientationClient: Sendable {
 
     /// The device orientation: the current one first, then every change (only into `orientations`).
     public func orientationChanges(of orientations: Set<Orientation> = Set(Orientation.allCases)) -> AsyncStream<Orientation> {
-        stream(parameters: [
+        stream(parameters: { _ in [
             "events": .array([.string(EventKind.deviceOrientationDidChange.rawValue)]),
             "orientations": .array(orientations.map { .string($0.rawValue) }.sorted { $0.stringValue! < $1.stringValue! }),
-        ], start: { result in result["orientation"]?.stringValue.flatMap(Orientation.init(rawValue:)) },
+        ] }, start: { result in result["orientation"]?.stringValue.flatMap(Orientation.init(rawValue:)) },
            event: { event in
             guard event["event"]?.stringValue == EventKind.deviceOrientationDidChange.rawValue else { return nil }
             return event["orientation"]?.stringValue.flatMap(Orientation.init(rawValue:))
@@ -58,11 +58,17 @@ public struct OrientationClient: Sendable {
     /// The interface orientation for content that can be drawn in `supported` (in order of
     /// preference): the current one first, then every change. `rotation` on each says how far to
     /// turn the content. faceUp and faceDown never change it, nor does anything while rotation is locked.
+    /// After a reconnection the interface orientation last yielded is asked for first, so a
+    /// daemon restart while the device lies flat does not turn the content. An empty `supported`
+    /// ends the stream at once.
     public func interfaceOrientationChanges(supported: [InterfaceOrientation] = InterfaceOrientation.allCases) -> AsyncStream<InterfaceOrientation> {
-        stream(parameters: [
-            "events": .array([.string(EventKind.interfaceOrientationDidChange.rawValue)]),
-            "supportedInterfaceOrientations": .array(supported.map { .string($0.rawValue) }),
-        ], start: { result in result["interfaceOrientation"]?.stringValue.flatMap(InterfaceOrientation.init(rawValue:)) },
+        stream(parameters: { last in
+            let preferred = last.map { [$0] + supported.filter { $0 != last } } ?? supported
+            return [
+                "events": .array([.string(EventKind.interfaceOrientationDidChange.rawValue)]),
+                "supportedInterfaceOrientations": .array(preferred.map { .string($0.rawValue) }),
+            ]
+        }, start: { result in result["interfaceOrientation"]?.stringValue.flatMap(InterfaceOrientation.init(rawValue:)) },
            event: { event in
             guard event["event"]?.stringValue == EventKind.interfaceOrientationDidChange.rawValue else { return nil }
             return event["interfaceOrientation"]?.stringValue.flatMap(InterfaceOrientation.init(rawValue:))
@@ -73,7 +79,8 @@ public struct OrientationClient: Sendable {
     public func angles(rate: Double? = nil) -> AsyncStream<AnglesEvent> {
         var parameters: [String: JSONValue] = ["events": .array([.string(EventKind.angles.rawValue)])]
         if let rate { parameters["angleRate"] = .number(rate) }
-        return stream(parameters: parameters, start: { _ in nil }, event: { event in
+        let request = parameters
+        return stream(parameters: { _ in request }, start: { _ in nil }, event: { event in
             guard event["event"]?.stringValue == EventKind.angles.rawValue else { return nil }
             return try? decode(AnglesEvent.self, from: event)
         }, repeatsAllowed: true)
@@ -95,9 +102,10 @@ public struct OrientationClient: Sendable {
 
     /// A subscription on a thread of its own that reconnects with a growing delay (0.1 s to 2 s)
     /// whenever the daemon goes away, and yields the state it finds after each (re)subscription
-    /// unless the consumer already has it.
+    /// unless the consumer already has it. A request the daemon refuses (invalid-params) ends the
+    /// stream: trying again would not help.
     private func stream<Element: Sendable & Equatable>(
-        parameters: [String: JSONValue],
+        parameters: @escaping @Sendable (_ lastYielded: Element?) -> [String: JSONValue],
         start: @escaping @Sendable (JSONValue) -> Element?,
         event: @escaping @Sendable (JSONValue) -> Element?,
         repeatsAllowed: Bool = false
@@ -119,15 +127,17 @@ public struct OrientationClient: Sendable {
                         let client = try OrientdClient(socketPath: socketPath, timeout: 5)
                         guard subscription.attach(client.interrupter) else { break }
                         defer { withExtendedLifetime(client) { subscription.detach() } }
-                        let result = try client.call(Method.subscribe.rawValue, parameters)
+                        let result = try client.call(Method.subscribe.rawValue, parameters(last))
                         delay = 0.1
                         if let element = start(result) { yield(element) }
                         client.setReadTimeout(nil)
                         while let message = try client.nextEvent() {
                             if let element = event(message) { yield(element) }
                         }
+                    } catch OrientdClientError.serverError(let code, _) where code != ProtocolError.Code.tooManyClients.rawValue {
+                        break
                     } catch {
-                        // The daemon is not there (yet): try again shortly.
+                        // The daemon is not there (yet), or it went away: try again shortly.
                     }
                     if subscription.isCancelled { break }
                     subscription.sleep(delay)

@@ -22,6 +22,10 @@ public final class OrientdClient {
         guard let line = try connection.readLine() else {
             throw .connectionLost(socketPath: connection.socketPath, reason: "orientd closed the connection before greeting")
         }
+        if let refusal = Wire.decode(line)?["error"] {
+            // Sent instead of the hello when orientd is full (too-many-clients).
+            throw .serverError(code: refusal["code"]?.stringValue ?? "", message: refusal["message"]?.stringValue ?? "")
+        }
         guard let hello = Wire.decode(line), hello["event"]?.stringValue == "hello" else {
             throw .protocolViolation("expected a hello event, got: \(String(decoding: line, as: UTF8.self))")
         }

@@ -11,10 +11,10 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
 
     /// How long a request waits for the sleeping sensor before it is answered with what is known.
     static let freshnessTimeout: TimeAmount = .seconds(1)
-    /// Bytes of requests already read when an earlier one began to wait for the sensor. Reading
-    /// stops meanwhile, so these are what the read in progress brought (at most 4 × 64 KiB);
-    /// more close the connection.
-    static let queuedBytesLimit = 1 << 20
+    /// Requests are answered only while the client reads its replies (and one at a time while one
+    /// waits for the sensor); meanwhile reading stops, so what queues is at most one read of
+    /// 8 KiB (HubServer sets the read size). More than this closes the connection.
+    static let queuedBytesLimit = 64 * 1024
 
     private let hub: OrientationHub
     private let clients: ClientCount
@@ -26,6 +26,7 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
     /// Set while a request waits for a fresh reading; later requests queue behind it, so replies
     /// keep the order of the requests.
     private var waitingForSensor = false
+    private var readingPaused = false
     private var queued: [ByteBuffer] = []
     private var queuedBytes = 0
     private static let blanks: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r")]
@@ -76,22 +77,21 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
         }
         unsubscribe()
         queued = []
+        queuedBytes = 0
         context.fireChannelInactive()
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         subscription?.sendWhatIsPending()
+        answerQueued(context: context)
         context.fireChannelWritabilityChanged()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let line = unwrapInboundIn(data)
-        guard admitted, line.readableBytesView.contains(where: { !Self.blanks.contains($0) }) else { return }
-        if waitingForSensor {
-            enqueue(line, context: context)
-        } else {
-            answer(Request.parse(line.readableBytesView), context: context)
-        }
+        guard admitted, context.channel.isActive, line.readableBytesView.contains(where: { !Self.blanks.contains($0) }) else { return }
+        enqueue(line, context: context)
+        answerQueued(context: context)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
@@ -111,12 +111,32 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
     private func enqueue(_ line: ByteBuffer, context: ChannelHandlerContext) {
         queuedBytes += line.readableBytes
         guard queuedBytes <= Self.queuedBytesLimit else {
-            logger.notice("closing a client that sent more than \(Self.queuedBytesLimit) bytes of requests while one waited for the sensor")
+            logger.notice("closing a client that queued more than \(Self.queuedBytesLimit) bytes of requests without reading the replies")
             queued = []
+            queuedBytes = 0
             context.close(promise: nil)
             return
         }
         queued.append(line)
+    }
+
+    /// Answers queued requests while the client reads its replies and none waits for the sensor;
+    /// stops reading from the client while any remain, resumes when all are answered.
+    private func answerQueued(context: ChannelHandlerContext) {
+        let channel = context.channel
+        var next = 0
+        while !waitingForSensor, channel.isActive, channel.isWritable, next < queued.count {
+            let line = queued[next]
+            next += 1
+            queuedBytes -= line.readableBytes
+            answer(Request.parse(line.readableBytesView), context: context)
+        }
+        queued.removeFirst(next)
+        let pause = !queued.isEmpty || waitingForSensor
+        if pause != readingPaused, channel.isActive {
+            readingPaused = pause
+            channel.setOption(.autoRead, value: !pause).whenFailure { _ in }
+        }
     }
 
     private func answer(_ parsed: Result<Request, RequestFailure>, context: ChannelHandlerContext) {
@@ -163,9 +183,12 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
                 send(ErrorReply(id: request.id, error: ProtocolError(.permissionDenied, hub.lockPolicy.refusal(for: peer))), context: context)
                 return
             }
+            // Locking freezes the orientation of the moment: read it afresh if the sensor slept.
             let locked = request.method == Method.lock.rawValue
-            let persisted = hub.setLock(locked)
-            send(SuccessReply(id: request.id, result: LockResult(locked: locked, persisted: persisted)), context: context)
+            afterFreshReading(context: context) { [self] in
+                let persisted = hub.setLock(locked)
+                send(SuccessReply(id: request.id, result: LockResult(locked: locked, persisted: persisted)), context: context)
+            }
         case nil:
             let known = Method.allCases.map(\.rawValue).joined(separator: ", ")
             send(ErrorReply(id: request.id, error: ProtocolError(
@@ -194,44 +217,29 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
     /// awake; after it has woken and read otherwise (or after `freshnessTimeout`, with what is known).
     private func afterFreshReading(context: ChannelHandlerContext, _ body: @escaping () -> Void) {
         let eventLoop = context.eventLoop
-        let freshness = NIOLoopBoundBox(Optional<() -> Void>.none, eventLoop: eventLoop)
-        guard !hub.isFresh(orWhenFresh: { eventLoop.execute { freshness.value?() } }) else {
+        let whenFresh = NIOLoopBoundBox(Optional<() -> Void>.none, eventLoop: eventLoop)
+        guard let ticket = hub.waitForFreshness({ eventLoop.execute { whenFresh.value?() } }) else {
             body()
             return
         }
         waitingForSensor = true
-        // Stop reading meanwhile: the client's further requests wait in the kernel, not here.
-        context.channel.setOption(.autoRead, value: false).whenFailure { _ in }
-        let loopBound = NIOLoopBound((self, context, body), eventLoop: eventLoop)
+        let waiting = NIOLoopBound((self, context, body), eventLoop: eventLoop)
         var done = false
         let finish = NIOLoopBound({ () -> Void in
             guard !done else { return }
             done = true
-            let (connection, context, body) = loopBound.value
+            let (connection, context, body) = waiting.value
+            connection.hub.stopWaiting(ticket)
             guard context.channel.isActive else { return }
             body()
             connection.waitingForSensor = false
             connection.answerQueued(context: context)
-            if !connection.waitingForSensor {
-                context.channel.setOption(.autoRead, value: true).whenFailure { _ in }
-            }
         }, eventLoop: eventLoop)
         let timeout = eventLoop.scheduleTask(in: Self.freshnessTimeout) { finish.value() }
-        freshness.value = {
+        whenFresh.value = {
             timeout.cancel()
             finish.value()
         }
-    }
-
-    private func answerQueued(context: ChannelHandlerContext) {
-        var next = 0
-        while !waitingForSensor, next < queued.count {
-            let line = queued[next]
-            next += 1
-            queuedBytes -= line.readableBytes
-            answer(Request.parse(line.readableBytesView), context: context)
-        }
-        queued.removeFirst(next)
     }
 
     private func unsubscribe() {

@@ -10,6 +10,9 @@ public struct HubServer: Service {
     public let socketPath: String
     private let logger: Logger
     private let channel: Channel
+    /// The socket file's inode once bound: on stop, only that file is removed, not one a newer
+    /// daemon bound at the same path meanwhile.
+    private let socketInode: ino_t?
 
     /// Binds the socket (readable and writable by every local user); clients that connect wait in
     /// the backlog until `run()`, so none is greeted before the first reading, nor before the
@@ -25,15 +28,17 @@ public struct HubServer: Service {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.autoRead, value: false)
-            // A small outbound buffer per client: when it fills, the client is slow, reading from it
-            // pauses and only its newest orientation is kept (see Subscription).
+            // A small outbound buffer per client: when it fills, the client is slow, its requests
+            // wait unanswered and unread, and only its newest state is kept (see Subscription).
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 4 * 1024, high: 16 * 1024))
+            // Small reads, one at a time, so what one read brings in is bounded (ClientConnection).
+            .childChannelOption(.maxMessagesPerRead, value: 1)
+            .childChannelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 8 * 1024))
             // And a small kernel buffer: 10 000 clients at the default 208 KiB could pin 2 GiB.
             .childChannelOption(.socketOption(.so_sndbuf), value: 32 * 1024)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let handlers = channel.pipeline.syncOperations
-                    try handlers.addHandler(BackPressureHandler())
                     try handlers.addHandler(ByteToMessageHandler(BoundedLineDecoder(maximumLength: Wire.maximumRequestLength)))
                     try handlers.addHandler(ClientConnection(hub: hub, clients: clients, sensorRate: sensorRate, logger: logger))
                 }
@@ -49,7 +54,7 @@ public struct HubServer: Service {
             try? await channel.close()
             throw HubError("cannot make \(socketPath) usable by every user: \(reason)")
         }
-        return HubServer(socketPath: socketPath, logger: logger, channel: channel)
+        return HubServer(socketPath: socketPath, logger: logger, channel: channel, socketInode: inode(of: socketPath))
     }
 
     /// Accepts clients until graceful shutdown.
@@ -64,14 +69,23 @@ public struct HubServer: Service {
         } onGracefulShutdown: { [channel] in
             channel.close(promise: nil)
         }
-        unlink(socketPath)
+        removeSocketFile()
         logger.info("stopped listening on \(socketPath)")
     }
 
     /// Stops listening without having served (start-up failed elsewhere).
     public func close() async {
         try? await channel.close()
-        unlink(socketPath)
+        removeSocketFile()
+    }
+
+    private func removeSocketFile() {
+        if let socketInode, Self.inode(of: socketPath) == socketInode { unlink(socketPath) }
+    }
+
+    private static func inode(of path: String) -> ino_t? {
+        var status = stat()
+        return stat(path, &status) == 0 ? status.st_ino : nil
     }
 
     private static func isServed(_ path: String, group: EventLoopGroup) async -> Bool {

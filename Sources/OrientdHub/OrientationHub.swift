@@ -19,8 +19,17 @@ public final class OrientationHub: Sendable {
         var angleSubscriptions: [ObjectIdentifier: Subscription] = [:]
         /// False while the sensor sleeps: the orientation may be stale, so requests wait for a reading.
         var fresh = true
-        var freshnessWaiters: [@Sendable () -> Void] = []
+        var freshnessWaiters: [Int: @Sendable () -> Void] = [:]
+        var nextWaiter = 0
         var sensor: SensorStatus?
+
+        /// Hands the current state to every subscription. Called under the hub's lock, so each
+        /// subscription's event loop receives updates in the order they happened (delivery only
+        /// queues a task there).
+        func deliverUpdate() {
+            let update = self.update
+            for subscription in subscriptions.values { subscription.deliver(update) }
+        }
 
         var update: HubUpdate {
             HubUpdate(orientation: orientation, sequence: sequence, timestamp: timestamp,
@@ -35,6 +44,8 @@ public final class OrientationHub: Sendable {
     private let logger: Logger
     private let startedAt = MonotonicTime.now()
     private let state: NIOLockedValueBox<State>
+    /// What the state file holds (nil: unknown, e.g. it was corrupt); taken while saving.
+    private let savedLock: NIOLockedValueBox<RotationLock?>
 
     /// - Parameters:
     ///   - lockStore: where the rotation lock persists; it is loaded now.
@@ -47,13 +58,16 @@ public final class OrientationHub: Sendable {
         self.demand = demand
         self.logger = logger
         var initial = State()
+        var saved: RotationLock?
         if let lockStore {
-            initial.lock = lockStore.load(logger: logger)
+            saved = lockStore.load(logger: logger)
+            initial.lock = saved ?? .unlocked
             if initial.lock.locked {
                 logger.info("the rotation lock is on (from \(lockStore.path)), in \(initial.lock.orientation?.rawValue ?? "no known orientation")")
             }
         }
         state = NIOLockedValueBox(initial)
+        savedLock = NIOLockedValueBox(saved)
     }
 
     public var orientation: Orientation { state.withLockedValue { $0.orientation } }
@@ -63,24 +77,24 @@ public final class OrientationHub: Sendable {
     /// Records a change and hands it to every subscriber. A change to the orientation already
     /// held (the first reading after the sensor slept) is no change.
     public func publish(_ orientation: Orientation, at timestamp: Double = Date().timeIntervalSince1970) {
-        let (update, subscriptions): (HubUpdate?, [Subscription]) = state.withLockedValue { state in
-            guard orientation != state.orientation else { return (nil, []) }
+        state.withLockedValue { state in
+            guard orientation != state.orientation else { return }
             state.orientation = orientation
             state.sequence += 1
             state.timestamp = timestamp
             if orientation.inPlaneAngle != nil { state.lastInPlane = orientation }
-            return (state.update, Array(state.subscriptions.values))
+            state.deliverUpdate()
         }
-        guard let update else { return }
-        for subscription in subscriptions { subscription.deliver(update) }
     }
 
     /// Whether any client wants angle samples (so the pipeline can skip making them).
     public var wantsAngles: Bool { state.withLockedValue { !$0.angleSubscriptions.isEmpty } }
 
-    public func publishAngles(_ angles: OrientationAngles, acceleration: Vector3, at timestamp: Double) {
+    /// One sample's angles; `time` is the sample's monotonic time (which paces each client's rate),
+    /// `timestamp` the wall-clock time clients are told.
+    public func publishAngles(_ angles: OrientationAngles, acceleration: Vector3, time: Double, timestamp: Double) {
         let subscriptions = state.withLockedValue { Array($0.angleSubscriptions.values) }
-        let sample = AngleSample(angles: angles, acceleration: acceleration, timestamp: timestamp)
+        let sample = AngleSample(angles: angles, acceleration: acceleration, time: time, timestamp: timestamp)
         for subscription in subscriptions { subscription.deliver(sample) }
     }
 
@@ -93,8 +107,8 @@ public final class OrientationHub: Sendable {
     public func sensorResumed() {
         let waiters = state.withLockedValue { state in
             state.fresh = true
-            defer { state.freshnessWaiters = [] }
-            return state.freshnessWaiters
+            defer { state.freshnessWaiters = [:] }
+            return state.freshnessWaiters.values
         }
         for waiter in waiters { waiter() }
     }
@@ -105,15 +119,22 @@ public final class OrientationHub: Sendable {
 
     // MARK: From the connections
 
-    /// Whether the orientation is fresh; if not, `whenFresh` is called once it is (after the
-    /// sensor has woken and read). Either way the sensor is kept awake a few seconds, as after a `get`.
-    func isFresh(orWhenFresh whenFresh: @escaping @Sendable () -> Void) -> Bool {
-        let isFresh = state.withLockedValue { state in
-            if !state.fresh { state.freshnessWaiters.append(whenFresh) }
-            return state.fresh
+    /// Nil when the orientation is fresh; otherwise `whenFresh` is called once it is (after the
+    /// sensor has woken and read), and the returned ticket lets a waiter that gives up withdraw.
+    /// Either way the sensor is kept awake a few seconds, as after a `get`.
+    func waitForFreshness(_ whenFresh: @escaping @Sendable () -> Void) -> Int? {
+        let ticket: Int? = state.withLockedValue { state in
+            guard !state.fresh else { return nil }
+            state.nextWaiter += 1
+            state.freshnessWaiters[state.nextWaiter] = whenFresh
+            return state.nextWaiter
         }
         demand?.request()
-        return isFresh
+        return ticket
+    }
+
+    func stopWaiting(_ ticket: Int) {
+        _ = state.withLockedValue { $0.freshnessWaiters.removeValue(forKey: ticket) }
     }
 
     /// Makes a subscription from the current state and adds it, under the same lock as `publish`,
@@ -141,27 +162,37 @@ public final class OrientationHub: Sendable {
     }
 
     /// Locks or unlocks the interface orientation for everyone and saves the lock. Returns whether
-    /// it was saved; the lock holds either way.
+    /// the saved lock is the one in force; the lock holds either way.
     func setLock(_ locked: Bool) -> Bool {
-        let (update, subscriptions, lock, changed) = state.withLockedValue { state in
-            let changed = state.lock.locked != locked
-            if changed {
-                state.lock = locked ? RotationLock(locked: true, orientation: state.lastInPlane) : .unlocked
-                state.timestamp = Date().timeIntervalSince1970
-            }
-            return (state.update, Array(state.subscriptions.values), state.lock, changed)
+        let changed: RotationLock? = state.withLockedValue { state in
+            guard state.lock.locked != locked else { return nil }
+            state.lock = locked ? RotationLock(locked: true, orientation: state.lastInPlane) : .unlocked
+            state.timestamp = Date().timeIntervalSince1970
+            state.deliverUpdate()
+            return state.lock
         }
-        if changed {
-            logger.info(locked ? "rotation locked in \(lock.orientation?.rawValue ?? "no known orientation")" : "rotation unlocked")
-            for subscription in subscriptions { subscription.deliver(update) }
+        if let changed {
+            logger.info(locked ? "rotation locked in \(changed.orientation?.rawValue ?? "no known orientation")" : "rotation unlocked")
         }
+        return saveLock()
+    }
+
+    /// Saves the lock in force, one save at a time, so that the file ends with the latest lock
+    /// whatever order concurrent requests finish in. (A few milliseconds on the event loop; only
+    /// root and the lock group can ask for it.)
+    private func saveLock() -> Bool {
         guard let lockStore else { return false }
-        do {
-            try lockStore.save(lock)
-            return true
-        } catch {
-            logger.error("\(error); the rotation lock holds until orientd restarts (check the state-file setting and the directory's permissions)")
-            return false
+        return savedLock.withLockedValue { saved in
+            let current = state.withLockedValue { $0.lock }
+            guard current != saved else { return true }
+            do {
+                try lockStore.save(current)
+                saved = current
+                return true
+            } catch {
+                logger.error("\(error); the rotation lock holds until orientd restarts")
+                return false
+            }
         }
     }
 
@@ -194,6 +225,9 @@ struct HubUpdate: Sendable {
 struct AngleSample: Sendable {
     let angles: OrientationAngles
     let acceleration: Vector3
+    /// Monotonic seconds.
+    let time: Double
+    /// Seconds since the Unix epoch.
     let timestamp: Double
 }
 

@@ -21,34 +21,51 @@ public struct RotationLockStore: Sendable {
         self.path = path
     }
 
-    /// The saved lock; unlocked when there is no file. A torn or corrupt file is reported and
-    /// ignored: it never keeps the daemon from starting.
-    public func load(logger: Logger) -> RotationLock {
-        guard let data = FileManager.default.contents(atPath: path) else { return .unlocked }
+    /// The saved lock; unlocked when there is no file; nil when the file is torn, corrupt or
+    /// unreadable, which is reported and ignored: it never keeps the daemon from starting.
+    public func load(logger: Logger) -> RotationLock? {
+        guard FileManager.default.fileExists(atPath: path) else { return .unlocked }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            logger.warning("cannot read the rotation-lock state in \(path); starting unlocked (check the file's permissions)")
+            return nil
+        }
         guard let lock = try? JSONDecoder().decode(RotationLock.self, from: data) else {
             let shown = String(decoding: data.prefix(80), as: UTF8.self).debugDescription
             logger.warning("ignoring the rotation-lock state in \(path): it is not valid (\(shown)); starting unlocked, the next lock or unlock rewrites it")
-            return .unlocked
+            return nil
         }
         return lock
     }
 
+    /// Writes a new file beside the old one (a name of its own), syncs it, renames it over the old
+    /// one and syncs the directory.
     public func save(_ lock: RotationLock) throws {
-        let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let temporary = path + ".new"
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var template = Array((path + ".XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw StateFileError(path: path + ".XXXXXX", errno: errno) }
+        let temporary = String(cString: template)
         let bytes = Wire.line(lock)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw StateFileError(path: temporary, errno: errno) }
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor)
+        let writeError = errno
+        let synced = written == bytes.count && fchmod(descriptor, 0o644) == 0 && fsync(descriptor) == 0
+        let syncError = errno
         close(descriptor)
-        guard written == bytes.count, synced == 0 else {
-            let error = StateFileError(path: temporary, errno: errno)
+        guard synced else {
             unlink(temporary)
-            throw error
+            throw StateFileError(path: temporary, errno: written == bytes.count ? syncError : writeError)
         }
-        guard rename(temporary, path) == 0 else { throw StateFileError(path: path, errno: errno) }
+        guard rename(temporary, path) == 0 else {
+            let renameError = errno
+            unlink(temporary)
+            throw StateFileError(path: path, errno: renameError)
+        }
+        let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryDescriptor >= 0 {
+            fsync(directoryDescriptor)
+            close(directoryDescriptor)
+        }
     }
 }
 

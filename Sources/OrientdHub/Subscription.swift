@@ -18,7 +18,8 @@ final class Subscription: @unchecked Sendable {
     private var toldInterface: InterfaceOrientation
     private var toldLocked: Bool
     private let angleInterval: Double
-    private var lastAngleTimestamp = -Double.infinity
+    /// When the next angle sample is due (monotonic seconds).
+    private var nextAngleDue = -Double.infinity
     private var queuedAngles: [AngleSample] = []
     private var droppedAngles = 0
     private var cancelled = false
@@ -32,8 +33,7 @@ final class Subscription: @unchecked Sendable {
         interface = InterfaceOrientationFollower(supported: parameters.supportedInterfaceOrientations, driving: start.driving)
         toldInterface = interface.current
         toldLocked = start.locked
-        // A little slack, so that samples stamped a few ms early are not skipped at the full rate.
-        angleInterval = 0.9 / angleRate
+        angleInterval = 1 / angleRate
     }
 
     var interfaceOrientation: InterfaceOrientation { interface.current }
@@ -51,8 +51,11 @@ final class Subscription: @unchecked Sendable {
     /// Called from any thread.
     func deliver(_ sample: AngleSample) {
         channel.eventLoop.execute { [self] in
-            guard !cancelled, sample.timestamp - lastAngleTimestamp >= angleInterval else { return }
-            lastAngleTimestamp = sample.timestamp
+            // Samples are stamped when read, a few ms early or late: allow for that, keep the
+            // average rate by advancing the due time by whole intervals, and after a gap (the
+            // sensor slept) start afresh rather than catch up in a burst.
+            guard !cancelled, sample.time >= nextAngleDue - 0.004 else { return }
+            nextAngleDue = max(nextAngleDue + angleInterval, sample.time + angleInterval / 2)
             if queuedAngles.count == Self.angleQueueCapacity {
                 queuedAngles.removeFirst()
                 droppedAngles += 1

@@ -4,7 +4,8 @@ import OrientationCore
 /// - `events`: names of the events to receive (default: `["deviceOrientationDidChange"]`);
 /// - `orientations`: device orientations whose `deviceOrientationDidChange` is wanted (default: all);
 /// - `supportedInterfaceOrientations`: the interface orientations the client can draw, in its order
-///   of preference (default: all four);
+///   of preference, or `UIInterfaceOrientationMask`'s `landscape`, `allButUpsideDown`, `all`
+///   (default: all four);
 /// - `angleRate`: `angles` samples per second, at most the sensor's rate (default: the sensor's rate).
 public struct SubscribeParameters: Equatable, Sendable {
     public var events: [EventKind] = [.deviceOrientationDidChange]
@@ -24,7 +25,7 @@ public struct SubscribeParameters: Equatable, Sendable {
             orientations = Set(try Self.names(value, member: "orientations", as: Orientation.self))
         }
         if let value = parameters["supportedInterfaceOrientations"] {
-            supportedInterfaceOrientations = try Self.names(value, member: "supportedInterfaceOrientations", as: InterfaceOrientation.self)
+            supportedInterfaceOrientations = try Self.names(Self.expandingMasks(value), member: "supportedInterfaceOrientations", as: InterfaceOrientation.self)
             if supportedInterfaceOrientations.isEmpty {
                 throw Self.invalid("\"supportedInterfaceOrientations\" must name at least one orientation")
             }
@@ -35,6 +36,20 @@ public struct SubscribeParameters: Equatable, Sendable {
         case .number(let rate) where rate > 0 && rate.isFinite: angleRate = rate
         default: throw Self.invalid("\"angleRate\" must be a number of samples per second above 0")
         }
+    }
+
+    /// `UIInterfaceOrientationMask`'s combined names, in the order of preference they stand for.
+    public static let interfaceOrientationMasks: [String: [InterfaceOrientation]] = [
+        "landscape": [.landscapeLeft, .landscapeRight],
+        "allButUpsideDown": [.portrait, .landscapeLeft, .landscapeRight],
+        "all": [.portrait, .landscapeLeft, .landscapeRight, .portraitUpsideDown],
+    ]
+
+    private static func expandingMasks(_ value: JSONValue) -> JSONValue {
+        guard case .array(let items) = value else { return value }
+        return .array(items.flatMap { item in
+            item.stringValue.flatMap { interfaceOrientationMasks[$0] }.map { $0.map { JSONValue.string($0.rawValue) } } ?? [item]
+        })
     }
 
     /// Whether anything subscribed needs the sensor read.

@@ -16,12 +16,22 @@ struct Watch: ParsableCommand {
     @Option(help: ArgumentHelp("Stop after drawing this many frames.", visibility: .hidden))
     var frames: Int?
 
+    func validate() throws {
+        if options.json { throw ValidationError("--json does not apply to watch; use 'orientctl angles --json' or 'monitor --json'") }
+    }
+
     func run() throws {
         var view = DeviceView()
         var drawn = 0
         // Clear the screen once and hide the cursor; every frame then starts from the top left.
+        // Ctrl-C must give the cursor back, so it is caught rather than left to kill the process.
         Output.raw("\u{1B}[2J\u{1B}[?25l")
         defer { Output.raw("\u{1B}[?25h") }
+        signal(SIGINT) { _ in
+            let show = "\u{1B}[?25h\n"
+            _ = show.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
+            _exit(130)
+        }
         let parameters: [String: JSONValue] = [
             "events": .array([EventKind.deviceOrientationDidChange, .rotationLockDidChange, .angles].map { .string($0.rawValue) }),
             "angleRate": .integer(10),

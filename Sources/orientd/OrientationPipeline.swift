@@ -34,12 +34,14 @@ final class OrientationPipeline: Sendable {
         let change: OrientationChange? = state.withLockedValue { state in
             switch reading {
             case .paused:
+                // Whatever the device does meanwhile is unknown: the first reading after waking
+                // decides afresh, and a failed one starts the stale clock anew.
                 state.paused = true
+                state.classifier.resume()
                 return nil
             case .sample(let sample):
                 if state.paused {
                     state.paused = false
-                    state.classifier.resume()
                     resumed = true
                 }
                 if let since = state.failingSince {
@@ -59,7 +61,7 @@ final class OrientationPipeline: Sendable {
         }
         if case .paused = reading { hub.sensorPaused() }
         if case .sample(let sample) = reading, hub.wantsAngles, let angles = state.withLockedValue({ $0.classifier.angles }) {
-            hub.publishAngles(angles, acceleration: sample.acceleration, at: Date().timeIntervalSince1970)
+            hub.publishAngles(angles, acceleration: sample.acceleration, time: sample.time, timestamp: Date().timeIntervalSince1970)
         }
         defer { if resumed { hub.sensorResumed() } }
         guard let change else { return }

@@ -110,7 +110,8 @@ struct Orientd: AsyncParsableCommand {
         let hub = OrientationHub(
             serverName: "orientd \(Self.version)",
             lockPolicy: LockPolicy(groupName: settings.lockGroup, logger: logger),
-            lockStore: RotationLockStore(path: settings.stateFile),
+            // A replay is an experiment: it keeps the rotation lock only where --state-file says.
+            lockStore: replay == nil || daemonFlags.stateFile != nil ? RotationLockStore(path: settings.stateFile) : nil,
             demand: demand.map(PollerDemand.init), logger: logger)
         let server: HubServer
         do {

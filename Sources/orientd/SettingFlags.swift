@@ -64,6 +64,7 @@ struct ClassifierFlags: ParsableArguments {
 private func help(_ name: String) -> ArgumentHelp {
     guard let key = SettingKey.named(name) else { preconditionFailure("no setting named \(name)") }
     let defaults = DaemonSettings(socketPath: Wire.defaultSocketPath)
-    let shown = key.name == "socket" ? "" : "; default \(key.value(in: defaults).text)"
+    let value = key.value(in: defaults).text
+    let shown = key.name == "socket" ? "" : "; default \(value.isEmpty ? "none" : value)"
     return ArgumentHelp("\(key.summary) (\(key.accepts)\(shown))", valueName: "value")
 }

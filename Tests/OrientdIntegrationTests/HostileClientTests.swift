@@ -4,6 +4,7 @@ import OrientationCore
 import OrientdProtocol
 import ProcessHarness
 import Testing
+@testable import OrientdClient
 
 extension IntegrationTests {
     @Suite struct HostileClientTests {
@@ -45,6 +46,37 @@ extension IntegrationTests {
             }
             #expect(dropped > 100, "dropped samples must be counted, got \(dropped) over \(angles) received")
             #expect(sawLandscape, "the coalesced orientation reaches the slow client")
+        }
+
+        /// Sixteen clients flood requests and never read a reply: each gets a bounded amount of the
+        /// daemon (its requests wait in the kernel, unread), others are answered at once, and once
+        /// the flooders are gone nothing they sent lingers.
+        @Test func floodingClientsAreHeldToTheirOwnBuffers() throws {
+            let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard(.portrait))
+            let memoryBefore = daemon.residentKiB
+            let burst = Array(String(repeating: #"{"id":1,"method":"status"}"# + "\n", count: 2000).utf8)
+            var flooders = try (0..<16).map { _ in try rawConnection(to: daemon) }
+            for _ in 0..<20 {
+                for flooder in flooders {
+                    _ = burst.withUnsafeBytes { send(flooder.descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+                }
+            }
+            Thread.sleep(forTimeInterval: 1)
+            let growthKiB = daemon.residentKiB - memoryBefore
+            #expect(growthKiB < 8 * 1024, "16 flooders grew the daemon by \(growthKiB) KiB")
+
+            let other = try rawConnection(to: daemon)
+            _ = try other.readJSON()
+            var asked = monotonicNow()
+            try other.send(#"{"id":1,"method":"ping"}"#)
+            #expect(try other.readJSON()?["result"]?["pong"] == .bool(true))
+            #expect(monotonicNow() - asked < 0.5, "a ping took \(monotonicNow() - asked) s beside the flooders")
+
+            flooders.removeAll()
+            Thread.sleep(forTimeInterval: 0.5)
+            asked = monotonicNow()
+            #expect(try daemon.currentOrientation() == "portrait")
+            #expect(monotonicNow() - asked < 0.5)
         }
 
         /// One user cannot take every place: beyond max-clients-per-user its connections are

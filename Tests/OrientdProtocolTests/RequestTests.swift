@@ -53,3 +53,41 @@ extension Result {
         return nil
     }
 }
+
+@Suite struct SubscribeParameterTests {
+    private func parameters(_ text: String) throws -> SubscribeParameters {
+        guard case .success(let request) = Request.parse(Array(text.utf8)) else { throw ProtocolError(.invalidJSON, text) }
+        return try SubscribeParameters(request.parameters)
+    }
+
+    @Test func defaultsAreDeviceOrientationForEveryOrientation() throws {
+        let defaults = try parameters(#"{"id":1,"method":"subscribe"}"#)
+        #expect(defaults.events == [.deviceOrientationDidChange])
+        #expect(defaults.orientations.count == 7)
+        #expect(defaults.supportedInterfaceOrientations.count == 4)
+        #expect(defaults.angleRate == nil)
+    }
+
+    @Test func masksStandForTheirOrientationsInOrder() throws {
+        let landscape = try parameters(#"{"id":1,"method":"subscribe","supportedInterfaceOrientations":["landscape"]}"#)
+        #expect(landscape.supportedInterfaceOrientations == [.landscapeLeft, .landscapeRight])
+        let mixed = try parameters(#"{"id":1,"method":"subscribe","supportedInterfaceOrientations":["portraitUpsideDown","allButUpsideDown"]}"#)
+        #expect(mixed.supportedInterfaceOrientations == [.portraitUpsideDown, .portrait, .landscapeLeft, .landscapeRight])
+    }
+
+    @Test("invalid parameters name the member", arguments: [
+        (#"{"id":1,"method":"subscribe","events":"angles"}"#, "\"events\" must be an array"),
+        (#"{"id":1,"method":"subscribe","events":[]}"#, "at least one event"),
+        (#"{"id":1,"method":"subscribe","orientations":["sideways"]}"#, "\"orientations\" holds \"sideways\""),
+        (#"{"id":1,"method":"subscribe","supportedInterfaceOrientations":[]}"#, "at least one orientation"),
+        (#"{"id":1,"method":"subscribe","angleRate":0}"#, "\"angleRate\" must be a number"),
+        (#"{"id":1,"method":"subscribe","angleRate":null}"#, "\"angleRate\" must be a number"),
+    ])
+    func invalid(text: String, message: String) throws {
+        #expect {
+            try parameters(text)
+        } throws: { error in
+            (error as? ProtocolError)?.code == .invalidParameters && (error as? ProtocolError)?.message.contains(message) == true
+        }
+    }
+}
