@@ -91,6 +91,14 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], path: "Benchmarks/OrientdBench"),
+        // The fan-out benchmark: one orientd, 1 to 10 000 subscribers (scripts/bench-fanout).
+        .executableTarget(name: "orientd-fanout", dependencies: [
+            "EmulatedSensor", "OrientationCore", "ProcessHarness",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ], path: "Benchmarks/OrientdFanout"),
 
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore", "ScenarioCorpus"]),
         .testTarget(name: "OrientdProtocolTests", dependencies: ["OrientdProtocol"]),

@@ -1,0 +1,91 @@
+import ArgumentParser
+import EmulatedSensor
+import Foundation
+
+@main
+struct OrientdFanout: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "orientd-fanout",
+        abstract: "Measure how fast orientd hands one orientation change to many subscribers.",
+        discussion: """
+            For each number of subscribers, starts a fresh orientd on a umockdev-emulated \
+            accelerometer, subscribes that many SwiftNIO connections, turns the device between \
+            portrait and landscapeLeft, and times each change from orientd's decision (the \
+            event's timestamp) to its arrival at the first and the last subscriber. With \
+            --with-stalled-reader (the default) every count runs again with one more subscriber \
+            that never reads its socket. Prints a Markdown table on standard output, progress on \
+            standard error. Run it with scripts/bench-fanout, which builds orientd in release mode first.
+            """)
+
+    @Option(help: "orientd executable to measure. (default: the one beside this program)")
+    var orientd: String?
+
+    @Option(help: ArgumentHelp("Numbers of subscribers, one row each.", valueName: "n,n,..."))
+    var subscribers = CountList([1, 100, 1000, 10000])
+
+    @Option(help: "Orientation changes per row.")
+    var changes = 20
+
+    @Option(help: "Seconds between changes (the classifier has lockouts).")
+    var settle = 1.5
+
+    @Option(help: "Seconds to wait for every subscriber to receive a change, or to subscribe.")
+    var timeout = 10.0
+
+    @Option(help: ArgumentHelp("An option for orientd, as --orientd-option=--rate=50 (repeatable).", valueName: "option"))
+    var orientdOption: [String] = []
+
+    @Flag(inversion: .prefixedNo, help: "Run every count again with one extra subscriber that never reads its socket.")
+    var withStalledReader = true
+
+    func validate() throws {
+        guard changes >= 1, settle >= 0, timeout > 0 else { throw ValidationError("--changes and --timeout must be positive") }
+    }
+
+    func run() throws {
+        let executable = orientd ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("orientd").path
+        guard FileManager.default.isExecutableFile(atPath: executable) else { throw FanoutFailure("no orientd at \(executable); pass --orientd PATH") }
+        let say = { (text: String) in FileHandle.standardError.write(Data("orientd-fanout: \(text)\n".utf8)) }
+        let limit = try FileLimit.raise()
+        try FileLimit.check(connections: subscribers.counts.max()! + 1)
+        say("open-file limit \(limit)")
+
+        let scratch = try scratchDirectory()
+        let run = FanoutRun(executable: executable, sensor: try EmulatedAccelerometer.standard(.portrait), scratch: scratch,
+                            options: orientdOption, changes: changes, settle: settle, timeout: timeout, say: say)
+        var results: [FanoutResult] = []
+        for count in subscribers.counts {
+            for stalled in withStalledReader ? [false, true] : [false] {
+                results.append(try run.measure(subscribers: count, withStalledReader: stalled))
+            }
+        }
+        if !orientdOption.isEmpty { print("orientd run with \(orientdOption.joined(separator: " "))\n") }
+        print(Report(results: results, changes: changes, settle: settle).markdown)
+        say("orientd's logs are in \(scratch)")
+    }
+
+    private func scratchDirectory() throws -> String {
+        var template = Array("/tmp/orientd-fanout-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw FanoutFailure("cannot make a scratch directory in /tmp")
+        }
+        return String(cString: made)
+    }
+}
+
+/// A comma-separated list of subscriber counts, as in --subscribers 1,100,1000.
+struct CountList: ExpressibleByArgument, CustomStringConvertible {
+    let counts: [Int]
+
+    init(_ counts: [Int]) { self.counts = counts }
+
+    init?(argument: String) {
+        let counts = argument.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !counts.isEmpty, counts.allSatisfy({ ($0 ?? 0) >= 1 }) else { return nil }
+        self.counts = counts.compactMap { $0 }
+    }
+
+    var description: String { counts.map(String.init).joined(separator: ",") }
+    var defaultValueDescription: String { description }
+}
