@@ -157,7 +157,7 @@ extension Orientd {
         return SensorPoller(rate: rate, demand: demand, logger: logger, open: {
             let sensor = try IIOAccelerometer(uri: uri, logger: logger)
             let info = sensor.info
-            logger.info("reading \(info.device) at \(info.uri) (\(info.location)) \(rate.formatted()) times a second; mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")
+            logger.info("reading \(info.device) at \(info.uri) (\(info.location)) \(rate == rate.rounded() ? String(Int(rate)) : String(rate)) times a second; mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")
             return sensor
         }, onReading: onReading)
     }
