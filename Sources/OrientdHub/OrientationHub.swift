@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import NIOCore
 import OrientationCore
 import OrientdProtocol
 
@@ -42,7 +43,7 @@ public final class OrientationHub: Sendable {
     private let lockStore: RotationLockStore?
     private let demand: (any SensorDemand)?
     private let logger: Logger
-    private let startedAt = MonotonicTime.now()
+    private let startedAt = NIODeadline.now()
     private let state: NIOLockedValueBox<State>
     /// What the state file holds (nil: unknown, e.g. it was corrupt); taken while saving.
     private let savedLock: NIOLockedValueBox<RotationLock?>
@@ -199,7 +200,7 @@ public final class OrientationHub: Sendable {
     func status(clients: Int) -> StatusResult {
         state.withLockedValue { state in
             StatusResult(
-                server: serverName, uptime: ((MonotonicTime.now() - startedAt) * 10).rounded() / 10,
+                server: serverName, uptime: (Double((NIODeadline.now() - startedAt).nanoseconds) / 1e8).rounded() / 10,
                 orientation: state.orientation, locked: state.lock.locked, clients: clients,
                 subscribers: state.subscriptions.count,
                 sensor: (state.sensor ?? SensorStatus(uri: "", device: "none", location: .display, mountMatrix: .identity,
@@ -229,14 +230,6 @@ struct AngleSample: Sendable {
     let time: Double
     /// Seconds since the Unix epoch.
     let timestamp: Double
-}
-
-enum MonotonicTime {
-    static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1_000_000_000
-    }
 }
 
 extension SensorStatus {

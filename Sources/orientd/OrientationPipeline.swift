@@ -30,46 +30,52 @@ final class OrientationPipeline: Sendable {
     }
 
     @Sendable func handle(_ reading: Reading) {
-        var resumed = false
-        let change: OrientationChange? = state.withLockedValue { state in
+        let (change, angles, resumed) = state.withLockedValue { state -> (OrientationChange?, OrientationAngles?, Bool) in
             switch reading {
             case .paused:
                 // Whatever the device does meanwhile is unknown: the first reading after waking
                 // decides afresh, and a failed one starts the stale clock anew.
                 state.paused = true
                 state.classifier.resume()
-                return nil
+                return (nil, nil, false)
             case .sample(let sample):
-                if state.paused {
-                    state.paused = false
-                    resumed = true
-                }
+                let resumed = state.paused
+                state.paused = false
                 if let since = state.failingSince {
                     logger.notice("sensor readings are good again after \(state.failures) failed reads over \(seconds(sample.time - since))")
                     state.failingSince = nil
                     state.failures = 0
                 }
-                return state.classifier.classify(sample)
+                let change = state.classifier.classify(sample)
+                return (change, state.classifier.angles, resumed)
             case .failure(let error, let time):
                 if state.failingSince == nil {
                     state.failingSince = time
                     logger.warning("cannot use a sensor reading: \(error); holding \(state.classifier.orientation) until readings are good again")
                 }
                 state.failures += 1
-                return state.classifier.noteMissingReading(at: time)
+                return (state.classifier.noteMissingReading(at: time), nil, false)
             }
         }
-        if case .paused = reading { hub.sensorPaused() }
-        if case .sample(let sample) = reading, hub.wantsAngles, let angles = state.withLockedValue({ $0.classifier.angles }) {
-            hub.publishAngles(angles, acceleration: sample.acceleration, time: sample.time, timestamp: Date().timeIntervalSince1970)
+        switch reading {
+        case .paused:
+            hub.sensorPaused()
+        case .sample(let sample):
+            if let angles, hub.wantsAngles {
+                hub.publishAngles(angles, acceleration: sample.acceleration, time: sample.time, timestamp: Date().timeIntervalSince1970)
+            }
+        case .failure:
+            break
         }
-        defer { if resumed { hub.sensorResumed() } }
-        guard let change else { return }
-        if change.orientation == .unknown {
-            logger.warning("no good sensor reading for \(seconds(settings.staleAfterMs / 1000)); orientation is now unknown")
+        if let change {
+            if change.orientation == .unknown {
+                logger.warning("no good sensor reading for \(seconds(settings.staleAfterMs / 1000)); orientation is now unknown")
+            }
+            logger.info("orientation \(change.previous) → \(change.orientation)")
+            hub.publish(change.orientation)
         }
-        logger.info("orientation \(change.previous) → \(change.orientation)")
-        hub.publish(change.orientation)
+        // After the change is published, so whoever waited for a fresh reading is told of it.
+        if resumed { hub.sensorResumed() }
     }
 
     private func seconds(_ value: Double) -> String {
