@@ -11,12 +11,17 @@ import OrientdProtocol
 public final class OrientationHub: Sendable {
     private struct State {
         var orientation: Orientation = .unknown
+        /// The orientation before the last change.
+        var previous: Orientation = .unknown
         var sequence = 0
         var timestamp = Date().timeIntervalSince1970
         /// The last in-plane device orientation: what drives interfaces while unlocked.
         var lastInPlane: Orientation?
         var lock = RotationLock.unlocked
-        var subscriptions: [ObjectIdentifier: Subscription] = [:]
+        /// Grouped by event loop, so that an update is one task per loop rather than one per
+        /// subscription: with thousands of subscribers the loops' task queues, not the sockets,
+        /// would otherwise be the bottleneck.
+        var subscriptions = SubscriptionsByLoop()
         var angleSubscriptions: [ObjectIdentifier: Subscription] = [:]
         /// False while the sensor sleeps: the orientation may be stale, so requests wait for a reading.
         var fresh = true
@@ -27,13 +32,22 @@ public final class OrientationHub: Sendable {
         /// Hands the current state to every subscription. Called under the hub's lock, so each
         /// subscription's event loop receives updates in the order they happened (delivery only
         /// queues a task there).
-        func deliverUpdate() {
+        mutating func deliverUpdate() {
+            update = makeUpdate()
             let update = self.update
-            for subscription in subscriptions.values { subscription.deliver(update) }
+            for (eventLoop, onThatLoop) in subscriptions.byLoop.values {
+                eventLoop.execute {
+                    for subscription in onThatLoop.values { subscription.receive(update) }
+                }
+            }
         }
 
-        var update: HubUpdate {
-            HubUpdate(orientation: orientation, sequence: sequence, timestamp: timestamp,
+        /// The state as subscriptions see it, remade on every change rather than for every
+        /// subscription: its events are encoded once, however many subscribers there are.
+        lazy var update = makeUpdate()
+
+        private func makeUpdate() -> HubUpdate {
+            HubUpdate(orientation: orientation, previous: previous, sequence: sequence, timestamp: timestamp,
                       driving: lock.locked ? lock.orientation : lastInPlane, locked: lock.locked)
         }
     }
@@ -80,6 +94,7 @@ public final class OrientationHub: Sendable {
     public func publish(_ orientation: Orientation, at timestamp: Double = Date().timeIntervalSince1970) {
         state.withLockedValue { state in
             guard orientation != state.orientation else { return }
+            state.previous = state.orientation
             state.orientation = orientation
             state.sequence += 1
             state.timestamp = timestamp
@@ -145,7 +160,7 @@ public final class OrientationHub: Sendable {
             let start = state.update
             let subscription = make(start)
             let key = ObjectIdentifier(subscription)
-            state.subscriptions[key] = subscription
+            state.subscriptions.insert(subscription)
             if subscription.parameters.events.contains(.angles) { state.angleSubscriptions[key] = subscription }
             return (subscription, start)
         }
@@ -157,7 +172,7 @@ public final class OrientationHub: Sendable {
         let removed = state.withLockedValue { state in
             let key = ObjectIdentifier(subscription)
             state.angleSubscriptions[key] = nil
-            return state.subscriptions.removeValue(forKey: key) != nil
+            return state.subscriptions.remove(subscription)
         }
         if removed, subscription.parameters.needsSensor { demand?.release() }
     }
@@ -213,6 +228,8 @@ public final class OrientationHub: Sendable {
 /// The hub's state as a subscription needs it.
 struct HubUpdate: Sendable {
     let orientation: Orientation
+    /// The orientation before the last change.
+    let previous: Orientation
     /// Counts the orientation changes since orientd started.
     let sequence: Int
     /// When the orientation (or the lock) last changed, in seconds since the Unix epoch.
@@ -220,6 +237,49 @@ struct HubUpdate: Sendable {
     /// The device orientation interfaces follow: the last in-plane one, or while locked the one locked in.
     let driving: Orientation?
     let locked: Bool
+    /// The `deviceOrientationDidChange` line for a subscriber last told of `previous` (nearly all of
+    /// them), and the `rotationLockDidChange` line, encoded once and shared by every subscription.
+    let deviceOrientationLine: ByteBuffer
+    let rotationLockLine: ByteBuffer
+
+    init(orientation: Orientation, previous: Orientation, sequence: Int, timestamp: Double, driving: Orientation?, locked: Bool) {
+        self.orientation = orientation
+        self.previous = previous
+        self.sequence = sequence
+        self.timestamp = timestamp
+        self.driving = driving
+        self.locked = locked
+        deviceOrientationLine = ByteBuffer(bytes: Wire.line(DeviceOrientationDidChangeEvent(
+            orientation: orientation, previous: previous, timestamp: timestamp, sequence: sequence)))
+        rotationLockLine = ByteBuffer(bytes: Wire.line(RotationLockDidChangeEvent(locked: locked, timestamp: timestamp)))
+    }
+
+    /// The `deviceOrientationDidChange` line for a subscriber last told of `told`.
+    func deviceOrientationLine(toldOf told: Orientation) -> ByteBuffer {
+        guard told != previous else { return deviceOrientationLine }
+        return ByteBuffer(bytes: Wire.line(DeviceOrientationDidChangeEvent(
+            orientation: orientation, previous: told, timestamp: timestamp, sequence: sequence)))
+    }
+}
+
+/// The hub's subscriptions, grouped by the event loop each is confined to.
+struct SubscriptionsByLoop {
+    private(set) var byLoop: [ObjectIdentifier: (any EventLoop, [ObjectIdentifier: Subscription])] = [:]
+    private(set) var count = 0
+
+    mutating func insert(_ subscription: Subscription) {
+        let loop = ObjectIdentifier(subscription.eventLoop)
+        if byLoop[loop] == nil { byLoop[loop] = (subscription.eventLoop, [:]) }
+        if byLoop[loop]!.1.updateValue(subscription, forKey: ObjectIdentifier(subscription)) == nil { count += 1 }
+    }
+
+    /// Whether it was there.
+    mutating func remove(_ subscription: Subscription) -> Bool {
+        let loop = ObjectIdentifier(subscription.eventLoop)
+        guard byLoop[loop]?.1.removeValue(forKey: ObjectIdentifier(subscription)) != nil else { return false }
+        count -= 1
+        return true
+    }
 }
 
 /// One angle sample as the hub hands it out.

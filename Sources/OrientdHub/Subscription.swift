@@ -38,14 +38,15 @@ final class Subscription: @unchecked Sendable {
 
     var interfaceOrientation: InterfaceOrientation { interface.current }
 
-    /// Called from any thread.
-    func deliver(_ update: HubUpdate) {
-        channel.eventLoop.execute { [self] in
-            guard !cancelled else { return }
-            latest = update
-            if let driving = update.driving { _ = interface.follow(driving) }
-            sendWhatIsPending()
-        }
+    /// The loop this subscription's state is confined to.
+    var eventLoop: any EventLoop { channel.eventLoop }
+
+    /// Called on the event loop.
+    func receive(_ update: HubUpdate) {
+        guard !cancelled else { return }
+        latest = update
+        if let driving = update.driving { _ = interface.follow(driving) }
+        sendWhatIsPending()
     }
 
     /// Called from any thread.
@@ -75,19 +76,19 @@ final class Subscription: @unchecked Sendable {
     func sendWhatIsPending() {
         guard !cancelled, channel.isActive, channel.isWritable else { return }
         var wrote = false
-        func write(_ message: some Encodable) {
-            channel.write(ByteBuffer(bytes: Wire.line(message)), promise: nil)
+        func write(_ line: ByteBuffer) {
+            channel.write(line, promise: nil)
             wrote = true
         }
+        func write(_ message: some Encodable) { write(ByteBuffer(bytes: Wire.line(message))) }
         let events = parameters.events
         if events.contains(.deviceOrientationDidChange), latest.orientation != toldOrientation,
            parameters.orientations.contains(latest.orientation) {
-            write(DeviceOrientationDidChangeEvent(orientation: latest.orientation, previous: toldOrientation,
-                                                  timestamp: latest.timestamp, sequence: latest.sequence))
+            write(latest.deviceOrientationLine(toldOf: toldOrientation))
             toldOrientation = latest.orientation
         }
         if events.contains(.rotationLockDidChange), latest.locked != toldLocked {
-            write(RotationLockDidChangeEvent(locked: latest.locked, timestamp: latest.timestamp))
+            write(latest.rotationLockLine)
             toldLocked = latest.locked
         }
         if events.contains(.interfaceOrientationDidChange), interface.current != toldInterface, let driving = latest.driving {
