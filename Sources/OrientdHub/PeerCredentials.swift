@@ -1,12 +1,14 @@
 import Foundation
 import NIOCore
 
-/// Who is on the other end of a client connection, as the kernel vouches (SO_PEERCRED): the
-/// process, user and group that connected.
+/// Who is on the other end of a client connection, as the kernel vouches: the process, user and
+/// group that connected (SO_PEERCRED) and that process's supplementary groups (SO_PEERGROUPS),
+/// all fixed when it connected, so a process that exits cannot lend them to another.
 struct PeerCredentials: Sendable, Equatable {
     let pid: pid_t
     let uid: uid_t
     let gid: gid_t
+    let supplementaryGroups: [gid_t]
 
     /// Reads the credentials of a connected Unix socket; nil if the kernel will not say.
     static func of(_ channel: Channel) -> EventLoopFuture<PeerCredentials?> {
@@ -15,10 +17,19 @@ struct PeerCredentials: Sendable, Equatable {
         }
         let credentials: EventLoopFuture<KernelCredentials> = provider.unsafeGetSocketOption(
             level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
-        return credentials
-            .map { Optional(PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid)) }
+        let groups: EventLoopFuture<KernelGroups> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(Self.peerGroupsOption))
+        // More groups than KernelGroups holds: the kernel refuses (ERANGE), and none count.
+        let supplementary = groups.map(\.groups).recover { _ in [] }
+        return credentials.and(supplementary)
+            .map { credentials, groups in
+                Optional(PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid, supplementaryGroups: groups))
+            }
             .recover { _ in nil }
     }
+
+    /// SO_PEERGROUPS (Linux 4.13), which Glibc's Swift module does not export.
+    private static let peerGroupsOption: Int32 = 59
 
     /// Linux's `struct ucred`, which Glibc's Swift module hides behind _GNU_SOURCE.
     private struct KernelCredentials: Sendable {
@@ -27,12 +38,27 @@ struct PeerCredentials: Sendable, Equatable {
         var gid: gid_t = 0
     }
 
-    /// The peer's supplementary groups, read from /proc (the kernel's own record of the process,
-    /// so a group granted by a login session counts). Empty if the process has gone.
-    var supplementaryGroups: [gid_t] {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Groups:") })
-        else { return [] }
-        return line.dropFirst("Groups:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).compactMap { gid_t($0) }
+    /// Room for SO_PEERGROUPS's answer: up to 256 group ids, in ascending order (the kernel keeps
+    /// them sorted). NIO zero-fills the room and does not say how much the kernel wrote, so the
+    /// list ends where the ids stop ascending. (A lone gid 0 cannot be told from no groups at all:
+    /// it is not counted, which only matters for a lock-group of gid 0, and then only for a
+    /// supplementary membership.)
+    private struct KernelGroups: Sendable {
+        var room = InlineArray<256, gid_t>(repeating: 0)
+
+        var groups: [gid_t] {
+            var groups: [gid_t] = []
+            var previous: gid_t = 0
+            for index in room.indices {
+                let gid = room[index]
+                if gid <= previous {
+                    if index == 0 { continue }
+                    break
+                }
+                groups.append(gid)
+                previous = gid
+            }
+            return groups
+        }
     }
 }
