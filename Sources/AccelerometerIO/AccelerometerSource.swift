@@ -16,6 +16,9 @@ public struct SensorInfo: Sendable {
     public var mountMatrix: MountMatrix
     public var mountMatrixSource: String
     public var calibration: AccelerometerCalibration
+    /// The kernel's name for a local device ("iio:device0"), by which udev reports its removal;
+    /// nil for a remote sensor or a trace.
+    public var sysname: String? = nil
 }
 
 /// Why a reading could not be taken.

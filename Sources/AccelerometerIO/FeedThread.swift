@@ -27,18 +27,20 @@ final class FeedThread: @unchecked Sendable {
         return stopRequested
     }
 
-    /// Waits `seconds` (`.infinity`: until woken), or less if woken or asked to stop.
-    func sleep(_ seconds: Double) {
-        guard seconds > 0 else { return }
+    /// Waits `seconds` (`.infinity`: until woken), or less if woken or asked to stop. Returns
+    /// whether it was woken or asked to stop.
+    @discardableResult
+    func sleep(_ seconds: Double) -> Bool {
         state.lock()
-        if seconds.isFinite {
+        defer { state.unlock() }
+        if seconds > 0, seconds.isFinite {
             let deadline = Date(timeIntervalSinceNow: seconds)
             while !stopRequested, !wakeRequested, state.wait(until: deadline) {}
-        } else {
+        } else if seconds > 0 {
             while !stopRequested, !wakeRequested { state.wait() }
         }
-        wakeRequested = false
-        state.unlock()
+        defer { wakeRequested = false }
+        return stopRequested || wakeRequested
     }
 
     /// Ends the current or next `sleep` early.

@@ -27,7 +27,8 @@ public final class IIOAccelerometer: AccelerometerSource {
             z: Self.calibration(of: "accel_z", on: device, in: context, logger: logger))
         info = SensorInfo(
             uri: uri, device: device.description, location: found.location,
-            mountMatrix: matrix.matrix, mountMatrixSource: matrix.source, calibration: calibration)
+            mountMatrix: matrix.matrix, mountMatrixSource: matrix.source, calibration: calibration,
+            sysname: context.isLocal ? device.id : nil)
         Self.raiseSamplingFrequency(of: device, in: context, logger: logger)
     }
 

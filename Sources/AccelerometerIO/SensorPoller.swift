@@ -8,49 +8,60 @@ import OrientationCore
 /// With a `demand`, the sensor is read only while something needs it: when nothing does, the
 /// poller delivers `.paused` and sleeps, reading nothing, until demand wakes it.
 ///
-/// When reads fail with I/O errors (the device vanished, iiod went away) for `reopenAfter`
-/// seconds, the source is closed and opened again, with a growing delay between attempts, so
-/// the daemon resumes by itself when the sensor comes back.
+/// The sensor comes and goes. With none at start, the poller delivers `.lost` and waits for one.
+/// When udev says the device was removed (`hotplug`), or reads fail with I/O errors (the device
+/// vanished, iiod went away) for `reopenAfter` seconds, the source is closed (`.lost`) and opened
+/// again with a growing delay between attempts, at once when udev says a device was added; udev's
+/// `change` reopens it, so its mount matrix is read afresh. Every opening delivers `.opened`.
+///
+/// A `heartbeat` is called from the loop at least every `interval` seconds, asleep or not, so a
+/// read that hangs stops it (systemd's watchdog then restarts the daemon).
 public final class SensorPoller: SampleFeed, @unchecked Sendable {
     public static let reopenAfter = 2.0
     public static let longestReopenDelay = 10.0
+
+    public struct Heartbeat: Sendable {
+        public let interval: Double
+        public let beat: @Sendable () -> Void
+        public init(interval: Double, beat: @escaping @Sendable () -> Void) {
+            self.interval = interval
+            self.beat = beat
+        }
+    }
 
     private let rate: Double
     private let open: () throws -> any AccelerometerSource
     private let onReading: @Sendable (Reading) -> Void
     private let logger: Logger
     private let demand: ReadingDemand?
+    private let heartbeat: Heartbeat?
     private let thread = FeedThread()
+    private let inbox = NSLock()
+    private var hotplugEvents: [HotplugEvent] = []
 
     /// - Parameters:
     ///   - rate: polls per second.
     ///   - open: makes the source; called on the poller's thread.
     ///   - demand: who needs readings; nil reads all the time.
     ///   - onReading: called on the poller's thread after every poll.
-    public init(rate: Double, demand: ReadingDemand? = nil, logger: Logger, open: @escaping () throws -> any AccelerometerSource,
-                onReading: @escaping @Sendable (Reading) -> Void) {
+    public init(rate: Double, demand: ReadingDemand? = nil, heartbeat: Heartbeat? = nil, logger: Logger,
+                open: @escaping () throws -> any AccelerometerSource, onReading: @escaping @Sendable (Reading) -> Void) {
         self.rate = rate
         self.demand = demand
+        self.heartbeat = heartbeat
         self.logger = logger
         self.open = open
         self.onReading = onReading
     }
 
-    /// Starts the thread, opens the source on it, takes the first reading (so the orientation is
-    /// known when this returns) and returns what it opened, or the error that kept it from opening
-    /// (the thread has then ended).
-    public func start() async throws -> SensorInfo {
+    /// Starts the thread, tries to open the source on it and takes the first reading (so the
+    /// orientation is known when this returns); returns what it opened, or nil when it could not
+    /// (the reason is logged; the poller goes on waiting for a sensor).
+    public func start() async -> SensorInfo? {
         demand?.onDemand { [thread] in thread.wake() }
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SensorInfo, Error>) in
+        return await withCheckedContinuation { (continuation: CheckedContinuation<SensorInfo?, Never>) in
             thread.start(name: "orientd-sensor") { [self] in
-                let source: any AccelerometerSource
-                do {
-                    source = try open()
-                } catch {
-                    continuation.resume(throwing: error)
-                    return
-                }
-                poll(source, announcing: { continuation.resume(returning: source.info) })
+                poll(announcing: { continuation.resume(returning: $0) })
             }
         }
     }
@@ -58,67 +69,163 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
     /// Asks the thread to stop and waits until it has closed the source.
     public func stop() { thread.stop() }
 
-    private func poll(_ first: any AccelerometerSource, announcing announceStart: @escaping () -> Void) {
-        var announceStart: (() -> Void)? = announceStart
-        var source: (any AccelerometerSource)? = first
+    /// What udev says happened to an IIO device; called from any thread.
+    public func hotplug(_ event: HotplugEvent) {
+        inbox.lock()
+        hotplugEvents.append(event)
+        inbox.unlock()
+        thread.wake()
+    }
+
+    private func takeHotplugEvents() -> [HotplugEvent] {
+        inbox.lock()
+        defer { inbox.unlock() }
+        defer { hotplugEvents = [] }
+        return hotplugEvents
+    }
+
+    private func poll(announcing announceStart: @escaping (SensorInfo?) -> Void) {
+        var announceStart: ((SensorInfo?) -> Void)? = announceStart
+        var source: (any AccelerometerSource)?
+        var lostAnnounced = false
         var failingSince: Double?
         var reopen = (at: 0.0, delay: 1.0, lastError: "")
+        var paused = false
+        var lastBeat = -Double.infinity
         let period = 1 / rate
         var deadline = MonotonicClock.now()
-        while !thread.shouldStop {
-            let time = MonotonicClock.now()
-            if let current = source {
-                do {
-                    let acceleration = try current.readAcceleration()
-                    failingSince = nil
-                    onReading(.sample(AccelerometerSample(time: time, acceleration: acceleration)))
-                } catch {
-                    onReading(.failure(error, time: time))
-                    if case .unreadable = error {
-                        failingSince = failingSince ?? time
-                        if time - failingSince! >= Self.reopenAfter {
-                            logger.warning("closing the sensor after \(Self.reopenAfter) s of failed reads (\(error)); will reopen it")
-                            source = nil
-                            reopen = (at: time, delay: 1, lastError: "")
-                        }
-                    } else {
-                        failingSince = nil
-                    }
-                }
-            } else if time >= reopen.at {
-                do {
-                    let reopened = try open()
-                    logger.notice("reopened the sensor: \(reopened.info.device) at \(reopened.info.uri)")
-                    source = reopened
-                    failingSince = nil
-                } catch {
-                    let text = "\(error)"
-                    if text != reopen.lastError {
-                        logger.warning("cannot reopen the sensor: \(text); retrying every \(Int(Self.longestReopenDelay)) s at most")
-                    }
-                    reopen = (at: time + reopen.delay, delay: min(reopen.delay * 2, Self.longestReopenDelay), lastError: text)
-                    onReading(.failure(.unavailable(reason: text), time: time))
-                }
-            } else {
-                onReading(.failure(.unavailable(reason: reopen.lastError), time: time))
+
+        func close(because reason: String) {
+            source = nil
+            failingSince = nil
+            reopen = (at: MonotonicClock.now(), delay: 1, lastError: "")
+            onReading(.lost(reason: reason))
+            lostAnnounced = true
+        }
+        func beatIfDue() {
+            guard let heartbeat, MonotonicClock.now() - lastBeat >= heartbeat.interval else { return }
+            heartbeat.beat()
+            lastBeat = MonotonicClock.now()
+        }
+        /// Sleeps `seconds` (or until woken), beating the heartbeat meanwhile.
+        func sleep(_ seconds: Double) {
+            let until = MonotonicClock.now() + seconds
+            while true {
+                beatIfDue()
+                let left = until - MonotonicClock.now()
+                guard left > 0, !thread.sleep(min(left, heartbeat?.interval ?? .infinity)) else { return }
             }
-            announceStart?()
-            announceStart = nil
-            if let demand, demand.goIdleUnlessNeeded(at: MonotonicClock.now()) {
+        }
+
+        /// With no demand, tells the pipeline (once) and sleeps until woken; returns whether it slept.
+        func idleUnlessNeeded() -> Bool {
+            guard let demand, demand.goIdleUnlessNeeded(at: MonotonicClock.now()) else { return false }
+            if !paused {
                 logger.debug("no client needs the sensor: not reading it until one does")
                 onReading(.paused(time: MonotonicClock.now()))
-                thread.sleep(.infinity)
-                demand.noteReading()
-                logger.debug("a client needs the sensor: reading it again")
-                deadline = MonotonicClock.now()
+                paused = true
+            }
+            sleep(.infinity)
+            return true
+        }
+
+        while !thread.shouldStop {
+            beatIfDue()
+            for event in takeHotplugEvents() {
+                switch event.action {
+                case .remove where source?.info.sysname == event.sysname:
+                    logger.warning("the sensor \(event.sysname) was removed; waiting for an accelerometer to appear")
+                    close(because: "\(event.sysname) was removed")
+                case .change where source?.info.sysname == event.sysname:
+                    logger.notice("udev changed \(event.sysname): reopening it to read its mount matrix and location again")
+                    source = nil
+                    reopen = (at: 0, delay: 1, lastError: "")
+                case .add where source == nil:
+                    reopen.at = 0
+                default:
+                    break
+                }
+            }
+
+            guard let current = source else {
+                let time = MonotonicClock.now()
+                if time >= reopen.at {
+                    do {
+                        let opened = try open()
+                        if lostAnnounced { logger.notice("opened the sensor: \(opened.info.device) at \(opened.info.uri)") }
+                        source = opened
+                        lostAnnounced = false
+                        reopen = (at: 0, delay: 1, lastError: "")
+                        onReading(.opened(opened.info))
+                        deadline = MonotonicClock.now()
+                        continue
+                    } catch {
+                        let text = "\(error)"
+                        if text != reopen.lastError {
+                            logger.warning("\(text); waiting for an accelerometer (udev reports new ones; retrying every \(Int(Self.longestReopenDelay)) s at most)")
+                        }
+                        if !lostAnnounced {
+                            onReading(.lost(reason: text))
+                            lostAnnounced = true
+                        }
+                        reopen = (at: time + reopen.delay, delay: min(reopen.delay * 2, Self.longestReopenDelay), lastError: text)
+                    }
+                }
+                announceStart?(nil)
+                announceStart = nil
+                // Nothing to read until the next attempt, or until udev reports a device.
+                sleep(max(0, reopen.at - MonotonicClock.now()))
                 continue
             }
+
+            // The first reading is taken whatever the demand, so the orientation is known at start.
+            if announceStart == nil, idleUnlessNeeded() { continue }
+            if paused {
+                demand?.noteReading()
+                logger.debug("a client needs the sensor: reading it again")
+                paused = false
+                deadline = MonotonicClock.now()
+            }
+
+            let time = MonotonicClock.now()
+            do {
+                let acceleration = try current.readAcceleration()
+                failingSince = nil
+                onReading(.sample(AccelerometerSample(time: time, acceleration: acceleration)))
+            } catch {
+                onReading(.failure(error, time: time))
+                if case .unreadable = error {
+                    failingSince = failingSince ?? time
+                    if time - failingSince! >= Self.reopenAfter {
+                        logger.warning("closing the sensor after \(Self.reopenAfter) s of failed reads (\(error)); will reopen it")
+                        close(because: "\(error)")
+                    }
+                } else {
+                    failingSince = nil
+                }
+            }
+            announceStart?(current.info)
+            announceStart = nil
+            if idleUnlessNeeded() { continue }
             // Keep to the rate's grid; after a stall (suspend, slow read) start a new grid from now.
             deadline += period
             let now = MonotonicClock.now()
             if deadline < now { deadline = now }
-            thread.sleep(deadline - now)
+            sleep(deadline - now)
         }
+    }
+}
+
+/// A udev event for an IIO device.
+public struct HotplugEvent: Sendable, Equatable {
+    public enum Action: String, Sendable { case add, remove, change }
+    public let action: Action
+    /// The kernel's device name, "iio:device0".
+    public let sysname: String
+
+    public init(action: Action, sysname: String) {
+        self.action = action
+        self.sysname = sysname
     }
 }
 

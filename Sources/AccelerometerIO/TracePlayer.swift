@@ -42,7 +42,7 @@ public final class TracePlayer: SampleFeed, @unchecked Sendable {
                    calibration: AccelerometerCalibration(x: AxisCalibration(), y: AxisCalibration(), z: AxisCalibration()))
     }
 
-    public func start() async throws -> SensorInfo {
+    public func start() async throws -> SensorInfo? {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             thread.start(name: "orientd-replay") { [self] in
                 play(announcing: { continuation.resume() })
@@ -57,6 +57,7 @@ public final class TracePlayer: SampleFeed, @unchecked Sendable {
         var announce: (() -> Void)? = announceStart
         let startedAt = MonotonicClock.now()
         let firstTime = samples[0].time
+        onReading(.opened(info))
         for sample in samples {
             if thread.shouldStop { break }
             if realTime {

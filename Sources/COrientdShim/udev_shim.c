@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <libudev.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 ssize_t orientd_udev_device_property(const char *subsystem, const char *sysname,
                                      const char *property, char *buffer, size_t length)
@@ -22,4 +24,68 @@ ssize_t orientd_udev_device_property(const char *subsystem, const char *sysname,
     }
     udev_unref(udev);
     return result;
+}
+
+struct orientd_udev_monitor {
+    struct udev *udev;
+    struct udev_monitor *monitor;
+    char subsystem[32];
+};
+
+orientd_udev_monitor *orientd_udev_monitor_open(const char *subsystem, int *error)
+{
+    orientd_udev_monitor *result = calloc(1, sizeof *result);
+    if (!result) {
+        *error = ENOMEM;
+        return NULL;
+    }
+    result->udev = udev_new();
+    if (result->udev)
+        result->monitor = udev_monitor_new_from_netlink(result->udev, "udev");
+    // The subsystem is matched on receipt rather than with an in-kernel socket filter: IIO events
+    // are rare, and the tests' emulated events carry no filter hashes.
+    snprintf(result->subsystem, sizeof result->subsystem, "%s", subsystem);
+    int status = result->monitor ? udev_monitor_enable_receiving(result->monitor) : -errno;
+    if (!result->monitor || status < 0) {
+        *error = status < 0 ? -status : (errno ? errno : ENOMEM);
+        orientd_udev_monitor_close(result);
+        return NULL;
+    }
+    return result;
+}
+
+int orientd_udev_monitor_fd(const orientd_udev_monitor *monitor)
+{
+    return udev_monitor_get_fd(monitor->monitor);
+}
+
+int orientd_udev_monitor_receive(orientd_udev_monitor *monitor, char *action, size_t action_length,
+                                 char *sysname, size_t sysname_length)
+{
+    struct udev_device *device = udev_monitor_receive_device(monitor->monitor);
+    if (!device)
+        return 0;
+    const char *device_subsystem = udev_device_get_subsystem(device);
+    if (!device_subsystem || strcmp(device_subsystem, monitor->subsystem) != 0) {
+        udev_device_unref(device);
+        action[0] = sysname[0] = '\0';
+        return 1;
+    }
+    const char *device_action = udev_device_get_action(device);
+    const char *device_sysname = udev_device_get_sysname(device);
+    snprintf(action, action_length, "%s", device_action ? device_action : "");
+    snprintf(sysname, sysname_length, "%s", device_sysname ? device_sysname : "");
+    udev_device_unref(device);
+    return 1;
+}
+
+void orientd_udev_monitor_close(orientd_udev_monitor *monitor)
+{
+    if (!monitor)
+        return;
+    if (monitor->monitor)
+        udev_monitor_unref(monitor->monitor);
+    if (monitor->udev)
+        udev_unref(monitor->udev);
+    free(monitor);
 }

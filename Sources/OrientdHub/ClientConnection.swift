@@ -209,7 +209,8 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
             events: events, orientation: start.orientation,
             interfaceOrientation: events.contains(.interfaceOrientationDidChange) ? subscription.interfaceOrientation : nil,
             locked: events.contains(.rotationLockDidChange) || events.contains(.interfaceOrientationDidChange) ? start.locked : nil,
-            angleRate: events.contains(.angles) ? angleRate : nil)), context: context)
+            angleRate: events.contains(.angles) ? angleRate : nil,
+            sensorAvailable: parameters.needsSensor ? start.sensorAvailable : nil)), context: context)
         subscription.sendWhatIsPending()
     }
 

@@ -27,7 +27,10 @@ public final class OrientationHub: Sendable {
         var fresh = true
         var freshnessWaiters: [Int: @Sendable () -> Void] = [:]
         var nextWaiter = 0
+        /// The sensor open now, or the last one (`available` false once lost); nil before any.
         var sensor: SensorStatus?
+        var sensorAvailable = false
+        var sensorChangedAt = Date().timeIntervalSince1970
 
         /// Hands the current state to every subscription. Called under the hub's lock, so each
         /// subscription's event loop receives updates in the order they happened (delivery only
@@ -48,7 +51,10 @@ public final class OrientationHub: Sendable {
 
         private func makeUpdate() -> HubUpdate {
             HubUpdate(orientation: orientation, previous: previous, sequence: sequence, timestamp: timestamp,
-                      driving: lock.locked ? lock.orientation : lastInPlane, locked: lock.locked)
+                      driving: lock.locked ? lock.orientation : lastInPlane, locked: lock.locked,
+                      sensorAvailability: SensorAvailabilityEvent(
+                        available: sensorAvailable, device: sensorAvailable ? sensor?.device : nil,
+                        reason: sensorAvailable ? nil : sensor?.problem, timestamp: sensorChangedAt))
         }
     }
 
@@ -129,9 +135,41 @@ public final class OrientationHub: Sendable {
         for waiter in waiters { waiter() }
     }
 
-    public func describeSensor(_ sensor: SensorStatus) {
-        state.withLockedValue { $0.sensor = sensor }
+    /// A sensor was opened (at start, or after one was lost): subscribers hear of it.
+    public func sensorOpened(_ sensor: SensorStatus) {
+        state.withLockedValue { state in
+            state.sensor = sensor
+            guard !state.sensorAvailable else { return }
+            state.sensorAvailable = true
+            state.sensorChangedAt = Date().timeIntervalSince1970
+            state.deliverUpdate()
+        }
     }
+
+    /// The sensor is gone (removed, failing, or none yet): subscribers hear why, and the
+    /// orientation is unknown until a sensor is read again.
+    public func sensorLost(reason: String) {
+        state.withLockedValue { state in
+            state.sensor = (state.sensor ?? SensorStatus(uri: "", device: "none", location: .display, mountMatrix: .identity,
+                                                         mountMatrixSource: "", rate: 0, reading: false))
+                .unavailable(because: reason)
+            state.sensorAvailable = false
+            let now = Date().timeIntervalSince1970
+            state.sensorChangedAt = now
+            if state.orientation != .unknown {
+                state.previous = state.orientation
+                state.orientation = .unknown
+                state.sequence += 1
+                state.timestamp = now
+            }
+            state.deliverUpdate()
+        }
+        // Nobody should wait for a reading that will not come.
+        sensorResumed()
+    }
+
+    /// Whether a sensor is open.
+    public var sensorAvailable: Bool { state.withLockedValue { $0.sensorAvailable } }
 
     // MARK: From the connections
 
@@ -212,15 +250,15 @@ public final class OrientationHub: Sendable {
         }
     }
 
-    func status(clients: Int) -> StatusResult {
+    public func status(clients: Int) -> StatusResult {
         state.withLockedValue { state in
             StatusResult(
                 server: serverName, uptime: (Double((NIODeadline.now() - startedAt).nanoseconds) / 1e8).rounded() / 10,
                 orientation: state.orientation, locked: state.lock.locked, clients: clients,
                 subscribers: state.subscriptions.count,
                 sensor: (state.sensor ?? SensorStatus(uri: "", device: "none", location: .display, mountMatrix: .identity,
-                                                      mountMatrixSource: "", rate: 0, reading: false))
-                    .reading(demand?.isReading ?? true))
+                                                      mountMatrixSource: "", rate: 0, reading: false, available: false))
+                    .reading(state.sensorAvailable && (demand?.isReading ?? true)))
         }
     }
 }
@@ -241,8 +279,13 @@ struct HubUpdate: Sendable {
     /// them), and the `rotationLockDidChange` line, encoded once and shared by every subscription.
     let deviceOrientationLine: ByteBuffer
     let rotationLockLine: ByteBuffer
+    let sensorAvailable: Bool
+    let sensorAvailabilityLine: ByteBuffer
 
-    init(orientation: Orientation, previous: Orientation, sequence: Int, timestamp: Double, driving: Orientation?, locked: Bool) {
+    init(orientation: Orientation, previous: Orientation, sequence: Int, timestamp: Double, driving: Orientation?, locked: Bool,
+         sensorAvailability: SensorAvailabilityEvent) {
+        sensorAvailable = sensorAvailability.available
+        sensorAvailabilityLine = ByteBuffer(bytes: Wire.line(sensorAvailability))
         self.orientation = orientation
         self.previous = previous
         self.sequence = sequence
@@ -296,6 +339,13 @@ extension SensorStatus {
     func reading(_ reading: Bool) -> SensorStatus {
         var copy = self
         copy.reading = reading
+        return copy
+    }
+
+    func unavailable(because problem: String) -> SensorStatus {
+        var copy = self
+        copy.available = false
+        copy.problem = problem
         return copy
     }
 }

@@ -17,6 +17,7 @@ final class Subscription: @unchecked Sendable {
     private var interface: InterfaceOrientationFollower
     private var toldInterface: InterfaceOrientation
     private var toldLocked: Bool
+    private var toldSensorAvailable: Bool
     private let angleInterval: Double
     /// When the next angle sample is due (monotonic seconds).
     private var nextAngleDue = -Double.infinity
@@ -33,6 +34,7 @@ final class Subscription: @unchecked Sendable {
         interface = InterfaceOrientationFollower(supported: parameters.supportedInterfaceOrientations, driving: start.driving)
         toldInterface = interface.current
         toldLocked = start.locked
+        toldSensorAvailable = start.sensorAvailable
         angleInterval = 1 / angleRate
     }
 
@@ -82,6 +84,10 @@ final class Subscription: @unchecked Sendable {
         }
         func write(_ message: some Encodable) { write(ByteBuffer(bytes: Wire.line(message))) }
         let events = parameters.events
+        if parameters.needsSensor, latest.sensorAvailable != toldSensorAvailable {
+            write(latest.sensorAvailabilityLine)
+            toldSensorAvailable = latest.sensorAvailable
+        }
         if events.contains(.deviceOrientationDidChange), latest.orientation != toldOrientation,
            parameters.orientations.contains(latest.orientation) {
             write(latest.deviceOrientationLine(toldOf: toldOrientation))

@@ -74,3 +74,33 @@ public struct AnglesEvent: Codable, Equatable, Sendable {
     /// Rounded to what a sensor can tell apart, and never -0.
     private static func rounded(_ value: Double, _ scale: Double) -> Double { (value * scale).rounded() / scale + 0 }
 }
+
+/// `{"event": "sensorAvailability", ...}`: the accelerometer went away (`available` false, with the
+/// `reason`; the orientation becomes `unknown`) or one came (`available` true, with its `device`).
+/// Sent to every subscriber whose events need the sensor.
+public struct SensorAvailabilityEvent: Codable, Equatable, Sendable {
+    public var event = "sensorAvailability"
+    public var available: Bool
+    public var device: String?
+    public var reason: String?
+    public var timestamp: Double
+
+    public init(available: Bool, device: String?, reason: String?, timestamp: Double) {
+        self.available = available
+        self.device = device
+        self.reason = reason
+        self.timestamp = timestamp
+    }
+}
+
+/// `{"event": "stopping", ...}`: the daemon is stopping (SIGTERM, shutdown) and closes the
+/// connection next. Clients that want to keep up reconnect; the socket may answer again at once
+/// (systemd socket activation) or once orientd is started again.
+public struct StoppingEvent: Codable, Equatable, Sendable {
+    public var event = "stopping"
+    public var timestamp: Double
+
+    public init(timestamp: Double) {
+        self.timestamp = timestamp
+    }
+}

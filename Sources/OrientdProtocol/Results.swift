@@ -19,11 +19,14 @@ public struct SubscribeResult: Codable, Equatable, Sendable {
     public var locked: Bool?
     /// Angle samples per second this client will get.
     public var angleRate: Double?
+    /// Whether there is a sensor to read (left out when no event subscribed needs one).
+    public var sensorAvailable: Bool?
 
     public init(events: [EventKind], orientation: Orientation, interfaceOrientation: InterfaceOrientation? = nil,
-                locked: Bool? = nil, angleRate: Double? = nil) {
+                locked: Bool? = nil, angleRate: Double? = nil, sensorAvailable: Bool? = nil) {
         self.events = events
         self.orientation = orientation
+        self.sensorAvailable = sensorAvailable
         self.interfaceOrientation = interfaceOrientation
         rotation = interfaceOrientation?.rotation
         self.locked = locked
@@ -87,9 +90,15 @@ public struct SensorStatus: Codable, Equatable, Sendable {
     public var rate: Double
     /// Whether the sensor is being read now (only while a client needs it).
     public var reading: Bool
+    /// Whether the sensor is there; when not, the other members describe the last one seen (or
+    /// none: `device` is "none") and `problem` says why.
+    public var available: Bool
+    public var problem: String?
 
     public init(uri: String, device: String, location: SensorLocation, mountMatrix: MountMatrix,
-                mountMatrixSource: String, rate: Double, reading: Bool) {
+                mountMatrixSource: String, rate: Double, reading: Bool, available: Bool = true, problem: String? = nil) {
+        self.available = available
+        self.problem = problem
         self.uri = uri
         self.device = device
         self.location = location

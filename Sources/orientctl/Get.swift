@@ -21,18 +21,33 @@ struct Monitor: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the current orientation, then one line per change, until interrupted.",
         discussion: """
-            Each line is flushed as soon as it is printed, so the output can be piped. With --json, \
-            the first line is the subscribe result ({"orientation":...}) and each further line is \
-            a deviceOrientationDidChange event with orientation, previous, timestamp and sequence.
+            Each line is flushed as soon as it is printed, so the output can be piped. When the \
+            accelerometer goes away or comes back, a line says so ("sensor unavailable: REASON", \
+            "sensor available: DEVICE"). With --json, the first line is the subscribe result \
+            ({"orientation":...}) and each further line is a deviceOrientationDidChange event \
+            (orientation, previous, timestamp, sequence) or a sensorAvailability event.
             """)
 
     @OptionGroup var options: ConnectionOptions
 
     func run() throws {
         try options.follow([:], start: { Output.line(describe($0)) }, event: { event in
-            if event["event"]?.stringValue == EventKind.deviceOrientationDidChange.rawValue { Output.line(describe(event)) }
+            switch event["event"]?.stringValue {
+            case EventKind.deviceOrientationDidChange.rawValue?:
+                Output.line(describe(event))
+            case "sensorAvailability"?:
+                Output.line(options.json ? ConnectionOptions.json(event) : describeAvailability(event))
+            default:
+                break
+            }
             return true
         })
+    }
+
+    private func describeAvailability(_ event: JSONValue) -> String {
+        event["available"] == .bool(true)
+            ? "sensor available: \(event["device"]?.stringValue ?? "?")"
+            : "sensor unavailable: \(event["reason"]?.stringValue ?? "no reason given")"
     }
 
     private func describe(_ message: JSONValue) -> String {

@@ -4,11 +4,13 @@ import Logging
 import NIOConcurrencyHelpers
 import OrientationCore
 import OrientdHub
+import OrientdProtocol
 
 /// Sensor readings → classifier → hub, on the sensor thread: orientation changes, and angle
 /// samples while someone wants them. When the sensor sleeps for want of demand, the hub is told
-/// its orientation may go stale, and the first sample after waking decides afresh. Also tells the
-/// log when readings start failing and when they recover, once each rather than on every poll.
+/// its orientation may go stale, and the first sample after waking decides afresh; likewise after
+/// a sensor is (re)opened, which the hub hears of as its availability. Also tells the log when
+/// readings start failing and when they recover, once each rather than on every poll.
 final class OrientationPipeline: Sendable {
     private struct State {
         var classifier: Classifier
@@ -20,11 +22,14 @@ final class OrientationPipeline: Sendable {
     private let hub: OrientationHub
     private let logger: Logger
     private let settings: ClassifierSettings
+    /// Polls per second, for the sensor's status.
+    private let rate: Double
     private let state: NIOLockedValueBox<State>
 
-    init(hub: OrientationHub, settings: ClassifierSettings = ClassifierSettings(), logger: Logger) {
+    init(hub: OrientationHub, settings: ClassifierSettings = ClassifierSettings(), rate: Double, logger: Logger) {
         self.hub = hub
         self.settings = settings
+        self.rate = rate
         self.logger = logger
         state = NIOLockedValueBox(State(classifier: Classifier(settings: settings)))
     }
@@ -32,10 +37,17 @@ final class OrientationPipeline: Sendable {
     @Sendable func handle(_ reading: Reading) {
         let (change, angles, resumed) = state.withLockedValue { state -> (OrientationChange?, OrientationAngles?, Bool) in
             switch reading {
-            case .paused:
+            case .paused, .opened, .lost:
                 // Whatever the device does meanwhile is unknown: the first reading after waking
-                // decides afresh, and a failed one starts the stale clock anew.
+                // (or from the sensor opened) decides afresh, and a failed one starts the stale
+                // clock anew.
                 state.paused = true
+                if case .lost = reading {
+                    // The hub now says unknown; so must the classifier, to announce the next decision.
+                    state.classifier = Classifier(settings: settings)
+                    state.failingSince = nil
+                    state.failures = 0
+                }
                 state.classifier.resume()
                 return (nil, nil, false)
             case .sample(let sample):
@@ -60,6 +72,13 @@ final class OrientationPipeline: Sendable {
         switch reading {
         case .paused:
             hub.sensorPaused()
+        case .opened(let info):
+            hub.sensorPaused()
+            hub.sensorOpened(SensorStatus(
+                uri: info.uri, device: info.device, location: info.location, mountMatrix: info.mountMatrix,
+                mountMatrixSource: info.mountMatrixSource, rate: rate, reading: true))
+        case .lost(let reason):
+            hub.sensorLost(reason: reason)
         case .sample(let sample):
             if let angles, hub.wantsAngles {
                 hub.publishAngles(angles, acceleration: sample.acceleration, time: sample.time, timestamp: Date().timeIntervalSince1970)

@@ -11,16 +11,15 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
 
     private let testbed: OpaquePointer
     public let root: String
+    /// What was added, so an unplugged accelerometer can be plugged in again.
+    private var descriptions: [String] = []
 
     /// Builds a testbed holding one accelerometer with `attributes` (sysfs file → value) and udev
     /// `properties`, plus any further devices in umockdev's text format.
     public init(attributes: [String: String], properties: [String: String] = [:], otherDevices: String = "") throws {
         testbed = umockdev_shim_testbed_new()
         root = String(cString: umockdev_shim_testbed_root(testbed))
-        var description = "P: \(Self.devicePath)\nN: iio:device0\nE: SUBSYSTEM=iio\nE: DEVNAME=/dev/iio:device0\n"
-        for (key, value) in properties.sorted(by: { $0.key < $1.key }) { description += "E: \(key)=\(value)\n" }
-        for (file, value) in attributes.sorted(by: { $0.key < $1.key }) { description += "A: \(file)=\(value)\\n\n" }
-        try add(description)
+        try add(Self.accelerometer(attributes: attributes, properties: properties))
         if !otherDevices.isEmpty { try add(otherDevices) }
     }
 
@@ -36,14 +35,27 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
     /// A typical display accelerometer at 1 g = 256 counts, upright, with no mount matrix.
     public static func standard(_ orientation: Orientation = .portrait, extra: [String: String] = [:],
                          properties: [String: String] = [:]) throws -> EmulatedAccelerometer {
+        var attributes = standardAttributes(orientation)
+        attributes.merge(extra) { $1 }
+        return try EmulatedAccelerometer(attributes: attributes, properties: properties)
+    }
+
+    /// The sysfs attributes of `standard`'s accelerometer.
+    public static func standardAttributes(_ orientation: Orientation) -> [String: String] {
         let raw = rawCounts(for: orientation)
-        var attributes = [
+        return [
             "name": "accel_3d",
             "in_accel_x_raw": format(raw.x), "in_accel_y_raw": format(raw.y), "in_accel_z_raw": format(raw.z),
             "in_accel_scale": String(9.80665 / countsPerG),
         ]
-        attributes.merge(extra) { $1 }
-        return try EmulatedAccelerometer(attributes: attributes, properties: properties)
+    }
+
+    /// umockdev's description of the accelerometer at `devicePath`.
+    private static func accelerometer(attributes: [String: String], properties: [String: String]) -> String {
+        var description = "P: \(devicePath)\nN: iio:device0\nE: SUBSYSTEM=iio\nE: DEVNAME=/dev/iio:device0\n"
+        for (key, value) in properties.sorted(by: { $0.key < $1.key }) { description += "E: \(key)=\(value)\n" }
+        for (file, value) in attributes.sorted(by: { $0.key < $1.key }) { description += "A: \(file)=\(value)\\n\n" }
+        return description
     }
 
     /// The environment that makes a process see this testbed.
@@ -89,7 +101,35 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
         return String(decoding: data.prefix { $0 != 0 }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The accelerometer disappears as when unplugged: udev's `remove` event, then its /sys
+    /// directory and udev record are gone.
+    public func unplug() {
+        umockdev_shim_testbed_uevent(testbed, Self.syspath, "remove")
+        umockdev_shim_testbed_remove(testbed, Self.syspath)
+        unlink(root + "/dev/iio:device0")
+    }
+
+    /// The accelerometer appears, with udev's `add` event: as first described (with its first
+    /// attribute values) after `unplug`, or a standard one in `orientation`.
+    public func plugIn(_ orientation: Orientation? = nil) throws {
+        let description = orientation.map { Self.accelerometer(attributes: Self.standardAttributes($0), properties: [:]) }
+            ?? descriptions[0]
+        // Without its device node: umockdev cannot make a node again for a name it made one for.
+        try add(description.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("E: DEVNAME=") && !$0.hasPrefix("N: ") }.joined(separator: "\n"))
+        umockdev_shim_testbed_uevent(testbed, Self.syspath, "add")
+    }
+
+    /// udev learns a new property value (a hwdb update) and says so with a `change` event.
+    public func changeProperty(_ name: String, to value: String) {
+        umockdev_shim_testbed_set_property(testbed, Self.syspath, name, value)
+        umockdev_shim_testbed_uevent(testbed, Self.syspath, "change")
+    }
+
+    private static let syspath = "/sys" + devicePath
+
     private func add(_ description: String) throws {
+        descriptions.append(description)
         var error = [CChar](repeating: 0, count: 512)
         guard umockdev_shim_testbed_add(testbed, description, &error, UInt(error.count)) == 1 else {
             throw EmulationError("umockdev rejected the device description: \(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))\n\(description)")

@@ -14,7 +14,7 @@ extension IntegrationTests {
             let monitor = try ChildProcess(Products.path("orientctl"), ["monitor", "--json", "--socket", daemon.socketPath])
             defer { monitor.stop() }
             try #require(monitor.waitForLines(1, timeout: 5), "monitor printed nothing; daemon log:\n\(daemon.log)")
-            #expect(monitor.output[0].text == #"{"events":["deviceOrientationDidChange"],"orientation":"portrait"}"#)
+            #expect(monitor.output[0].text == #"{"events":["deviceOrientationDidChange"],"orientation":"portrait","sensorAvailable":true}"#)
 
             let turns: [Orientation] = [.landscapeLeft, .portraitUpsideDown, .landscapeRight, .faceUp, .faceDown, .portrait]
             for (index, orientation) in turns.enumerated() {

@@ -1,5 +1,6 @@
 import EmulatedSensor
 import Foundation
+import OrientdProtocol
 import ProcessHarness
 import OrientationCore
 import Testing
@@ -33,15 +34,20 @@ extension IntegrationTests {
 
             stop(iiod)
             let lost = Date()
+            // Readings fail: the orientation goes stale, then the sensor is closed as unavailable.
             #expect(try client.nextEvent()?["orientation"]?.stringValue == "unknown")
+            let unavailable = try client.nextEvent()
+            #expect(unavailable?["event"]?.stringValue == "sensorAvailability")
+            #expect(unavailable?["available"] == .bool(false))
             #expect(Date().timeIntervalSince(lost) < 5)
 
             let (restarted, _) = try startIiod(for: sensor, port: port)
             defer { stop(restarted) }
             let back = Date()
+            #expect(try client.nextEvent()?["available"] == .bool(true))
             #expect(try client.nextEvent()?["orientation"]?.stringValue == "landscapeRight")
             #expect(Date().timeIntervalSince(back) < 12)
-            #expect(daemon.log.contains("reopened the sensor"))
+            #expect(daemon.log.contains("opened the sensor"))
         }
 
         /// Starts iiod inside the sensor's testbed on a free loopback port (or the given one).

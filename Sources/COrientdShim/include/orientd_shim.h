@@ -50,4 +50,17 @@ void orientd_iio_strerror(int error, char *buffer, size_t length);
 ssize_t orientd_udev_device_property(const char *subsystem, const char *sysname,
                                      const char *property, char *buffer, size_t length);
 
+typedef struct orientd_udev_monitor orientd_udev_monitor;
+
+/// Listens for udev's events about devices of SUBSYSTEM ("iio"). On failure returns NULL and
+/// stores a positive errno value in *error.
+orientd_udev_monitor *orientd_udev_monitor_open(const char *subsystem, int *error);
+/// The descriptor to poll for readability.
+int orientd_udev_monitor_fd(const orientd_udev_monitor *monitor);
+/// Takes one event, if there is one: its action ("add", "remove", "change", ...) and the device's
+/// sysname ("iio:device0"). Returns 1 with an event, 0 without.
+int orientd_udev_monitor_receive(orientd_udev_monitor *monitor, char *action, size_t action_length,
+                                 char *sysname, size_t sysname_length);
+void orientd_udev_monitor_close(orientd_udev_monitor *monitor);
+
 #endif

@@ -17,4 +17,9 @@ int umockdev_shim_testbed_add(umockdev_shim_testbed *testbed, const char *descri
 /// Emits a uevent ("add", "remove", "change") for a device's /sys path.
 void umockdev_shim_testbed_uevent(umockdev_shim_testbed *testbed, const char *syspath,
                                   const char *action);
+/// Removes a device (its /sys directory and udev record); emits no uevent.
+void umockdev_shim_testbed_remove(umockdev_shim_testbed *testbed, const char *syspath);
+/// Sets a udev property of a device (as a hwdb update would); emits no uevent.
+void umockdev_shim_testbed_set_property(umockdev_shim_testbed *testbed, const char *syspath,
+                                        const char *name, const char *value);
 #endif
