@@ -22,6 +22,7 @@ let package = Package(
         // C libraries from Debian, found with pkg-config.
         .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         .systemLibrary(name: "CLibUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        .systemLibrary(name: "CLibSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CLibUmockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
 
         // The only code that sees libiio or libudev types; Swift gets opaque handles and C strings.
@@ -59,7 +60,7 @@ let package = Package(
         .target(name: "OrientdClient", dependencies: ["OrientdProtocol", "OrientationCore"]),
 
         .executableTarget(name: "orientd", dependencies: [
-            "AccelerometerIO", "OrientationCore", "OrientdConfiguration", "OrientdHub",
+            "AccelerometerIO", "CLibSystemd", "OrientationCore", "OrientdConfiguration", "OrientdHub",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

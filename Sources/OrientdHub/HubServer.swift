@@ -1,30 +1,42 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import OrientdProtocol
 import ServiceLifecycle
 
-/// Serves the hub on a Unix socket until graceful shutdown.
+/// Serves the hub on a Unix socket until graceful shutdown, when every client is sent a
+/// `stopping` event before its connection closes.
 public struct HubServer: Service {
+    /// Where to listen: a path orientd binds, or a socket systemd passed (socket activation).
+    public enum Listener: Sendable {
+        case path(String)
+        case passed(descriptor: Int32)
+    }
+
     public let socketPath: String
     private let logger: Logger
     private let channel: Channel
+    private let connections: Connections
+    private let clients: ClientCount
     /// The socket file's inode once bound: on stop, only that file is removed, not one a newer
-    /// daemon bound at the same path meanwhile.
+    /// daemon bound at the same path meanwhile. Nil for a passed socket, which systemd owns.
     private let socketInode: ino_t?
 
     /// Binds the socket (readable and writable by every local user); clients that connect wait in
     /// the backlog until `run()`, so none is greeted before the first reading, nor before the
     /// service group handles SIGTERM (a client that was greeted may rely on a clean stop). At most
     /// `maximumClients` are served at once. Refuses to take over a socket another live daemon serves.
-    public static func bind(socketPath: String, hub: OrientationHub, sensorRate: Double, maximumClients: Int,
+    public static func bind(_ listener: Listener, hub: OrientationHub, sensorRate: Double, maximumClients: Int,
                             maximumClientsPerUser: Int, logger: Logger) async throws -> HubServer {
         let group = MultiThreadedEventLoopGroup.singleton
-        if FileManager.default.fileExists(atPath: socketPath), await isServed(socketPath, group: group) {
+        if case .path(let socketPath) = listener, FileManager.default.fileExists(atPath: socketPath),
+           await isServed(socketPath, group: group) {
             throw HubError("another daemon is already serving \(socketPath); stop it first or choose another --socket")
         }
         let clients = ClientCount(maximum: maximumClients, maximumPerUser: maximumClientsPerUser)
+        let connections = Connections()
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.autoRead, value: false)
@@ -39,25 +51,42 @@ public struct HubServer: Service {
             // And a small kernel buffer: 10 000 clients at the default 208 KiB could pin 2 GiB.
             .childChannelOption(.socketOption(.so_sndbuf), value: 32 * 1024)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                connections.add(channel)
+                return channel.eventLoop.makeCompletedFuture {
                     let handlers = channel.pipeline.syncOperations
                     try handlers.addHandler(ByteToMessageHandler(BoundedLineDecoder(maximumLength: Wire.maximumRequestLength)))
                     try handlers.addHandler(ClientConnection(hub: hub, clients: clients, sensorRate: sensorRate, logger: logger))
                 }
             }
-        let channel: Channel
-        do {
-            channel = try await bootstrap.bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: true).get()
-        } catch {
-            throw HubError("cannot listen on \(socketPath): \(explain(error, socketPath: socketPath))")
+        switch listener {
+        case .passed(let descriptor):
+            let channel: Channel
+            do {
+                channel = try await bootstrap.withBoundSocket(descriptor).get()
+            } catch {
+                throw HubError("cannot listen on the socket systemd passed (descriptor \(descriptor)): \(error)")
+            }
+            let path = (channel.localAddress?.pathname).map { $0 } ?? "the socket systemd passed"
+            return HubServer(socketPath: path, logger: logger, channel: channel, connections: connections, clients: clients, socketInode: nil)
+        case .path(let socketPath):
+            let channel: Channel
+            do {
+                channel = try await bootstrap.bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: true).get()
+            } catch {
+                throw HubError("cannot listen on \(socketPath): \(explain(error, socketPath: socketPath))")
+            }
+            guard chmod(socketPath, 0o666) == 0 else {
+                let reason = String(cString: strerror(errno))
+                try? await channel.close()
+                throw HubError("cannot make \(socketPath) usable by every user: \(reason)")
+            }
+            return HubServer(socketPath: socketPath, logger: logger, channel: channel, connections: connections,
+                             clients: clients, socketInode: inode(of: socketPath))
         }
-        guard chmod(socketPath, 0o666) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? await channel.close()
-            throw HubError("cannot make \(socketPath) usable by every user: \(reason)")
-        }
-        return HubServer(socketPath: socketPath, logger: logger, channel: channel, socketInode: inode(of: socketPath))
     }
+
+    /// Clients connected now.
+    public var connectedClients: Int { clients.connected }
 
     /// Accepts clients until graceful shutdown.
     public func run() async throws {
@@ -72,13 +101,46 @@ public struct HubServer: Service {
             channel.close(promise: nil)
         }
         removeSocketFile()
-        logger.info("stopped listening on \(socketPath)")
+        let told = await connections.sayStoppingAndClose(within: .milliseconds(300))
+        logger.info("stopped listening on \(socketPath); told \(told) client\(told == 1 ? "" : "s") orientd is stopping")
     }
 
     /// Stops listening without having served (start-up failed elsewhere).
     public func close() async {
         try? await channel.close()
         removeSocketFile()
+    }
+
+    /// Every client connection, so each can be told when orientd stops.
+    private final class Connections: Sendable {
+        private let open = NIOLockedValueBox<[ObjectIdentifier: Channel]>([:])
+
+        func add(_ channel: Channel) {
+            let key = ObjectIdentifier(channel)
+            open.withLockedValue { $0[key] = channel }
+            channel.closeFuture.whenComplete { [open] _ in
+                _ = open.withLockedValue { $0.removeValue(forKey: key) }
+            }
+        }
+
+        /// Sends each open connection a `stopping` event and closes it; waits at most `limit` for
+        /// the events to be written (a client that does not read is closed regardless). Returns
+        /// how many connections were open.
+        func sayStoppingAndClose(within limit: TimeAmount) async -> Int {
+            let channels = open.withLockedValue { Array($0.values) }
+            let line = ByteBuffer(bytes: Wire.line(StoppingEvent(timestamp: Date().timeIntervalSince1970)))
+            let closed = channels.map { channel in
+                channel.writeAndFlush(line).flatMap { channel.close() }.recover { _ in }
+            }
+            let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+            let done = eventLoop.makePromise(of: Void.self)
+            EventLoopFuture.andAllComplete(closed, on: eventLoop).cascade(to: done)
+            let deadline = eventLoop.scheduleTask(in: limit) { done.succeed() }
+            try? await done.futureResult.get()
+            deadline.cancel()
+            for channel in channels { channel.close(promise: nil) }
+            return channels.count
+        }
     }
 
     private func removeSocketFile() {

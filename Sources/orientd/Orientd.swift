@@ -101,10 +101,11 @@ struct Orientd: AsyncParsableCommand {
         return (settings, configRead)
     }
 
-    /// Binds the socket first (a bad --socket fails before the sensor is touched), then opens the
-    /// sensor, then serves until SIGTERM or SIGINT.
+    /// Binds the socket first (a bad --socket fails before the sensor is touched), or adopts the
+    /// one systemd passed; then opens the sensor, or starts waiting for one; then tells systemd it
+    /// is ready and serves until SIGTERM or SIGINT.
     private func serve(_ settings: DaemonSettings, configuration origin: String, logger: Logger) async throws {
-        let socketPath = settings.socketPath
+        let notifier = SystemdNotifier()
         // A replayed trace plays regardless of clients; a sensor is read only while one needs it.
         let demand = replay == nil ? ReadingDemand() : nil
         let hub = OrientationHub(
@@ -115,30 +116,41 @@ struct Orientd: AsyncParsableCommand {
             demand: demand.map(PollerDemand.init), logger: logger)
         let server: HubServer
         do {
+            let listener: HubServer.Listener = try SocketActivation.passedSocket().map { .passed(descriptor: $0) }
+                ?? .path(settings.socketPath)
             server = try await HubServer.bind(
-                socketPath: socketPath, hub: hub, sensorRate: settings.rate,
+                listener, hub: hub, sensorRate: settings.rate,
                 maximumClients: FileDescriptorBudget.clients(wanted: settings.maxClients, logger: logger),
                 maximumClientsPerUser: settings.maxClientsPerUser, logger: logger)
         } catch {
             throw DaemonFailure("\(error)")
         }
 
-        let pipeline = OrientationPipeline(hub: hub, settings: settings.classifier, logger: logger)
+        let pipeline = OrientationPipeline(hub: hub, settings: settings.classifier, rate: settings.rate, logger: logger)
+        let heartbeat = notifier.heartbeatInterval.map { SensorPoller.Heartbeat(interval: $0, beat: notifier.heartbeat) }
         let feed: any SampleFeed
+        var hotplug: HotplugMonitor?
         do {
-            feed = try makeFeed(settings, demand: demand, onReading: pipeline.handle, logger: logger)
-            let info = try await feed.start()
-            hub.describeSensor(SensorStatus(
-                uri: info.uri, device: info.device, location: info.location, mountMatrix: info.mountMatrix,
-                mountMatrixSource: info.mountMatrixSource, rate: settings.rate, reading: true))
+            feed = try makeFeed(settings, demand: demand, heartbeat: heartbeat, onReading: pipeline.handle, logger: logger)
+            if let poller = feed as? SensorPoller, settings.uri.hasPrefix("local:") {
+                do {
+                    hotplug = try HotplugMonitor(logger: logger, onEvent: poller.hotplug)
+                } catch {
+                    logger.warning("\(error); a sensor that comes or goes is noticed within \(Int(SensorPoller.longestReopenDelay)) s instead")
+                }
+            }
+            _ = try await feed.start()
         } catch {
+            hotplug?.stop()
             await server.close()
             throw DaemonFailure("\(error)")
         }
-        logger.info("serving the orientation on \(socketPath) (\(origin))")
+        logger.info("serving the orientation on \(server.socketPath) (\(origin))")
+        notifier.ready(status: SystemdStatusService.line(hub.status(clients: 0)))
 
         let group = ServiceGroup(
-            services: [SensorService(feed: feed), server],
+            services: [SensorService(feed: feed, hotplug: hotplug, notifier: notifier), server,
+                       SystemdStatusService(hub: hub, clients: { server.connectedClients }, notifier: notifier)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
         try await group.run()
@@ -147,14 +159,15 @@ struct Orientd: AsyncParsableCommand {
 
 extension Orientd {
     /// The libiio poller, or the trace player for --replay.
-    func makeFeed(_ settings: DaemonSettings, demand: ReadingDemand?, onReading: @escaping @Sendable (Reading) -> Void, logger: Logger) throws -> any SampleFeed {
+    func makeFeed(_ settings: DaemonSettings, demand: ReadingDemand?, heartbeat: SensorPoller.Heartbeat?,
+                  onReading: @escaping @Sendable (Reading) -> Void, logger: Logger) throws -> any SampleFeed {
         if let replay {
             let player = try TracePlayer(path: replay, realTime: !fast, logger: logger, onReading: onReading)
             logger.info("replaying \(player.info.device) from \(replay)\(fast ? " as fast as possible" : " in real time")")
             return player
         }
         let (uri, rate) = (settings.uri, settings.rate)
-        return SensorPoller(rate: rate, demand: demand, logger: logger, open: {
+        return SensorPoller(rate: rate, demand: demand, heartbeat: heartbeat, logger: logger, open: {
             let sensor = try IIOAccelerometer(uri: uri, logger: logger)
             let info = sensor.info
             logger.info("reading \(info.device) at \(info.uri) (\(info.location)) \(rate == rate.rounded() ? String(Int(rate)) : String(rate)) times a second; mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")

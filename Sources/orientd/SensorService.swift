@@ -1,12 +1,17 @@
 import AccelerometerIO
 import ServiceLifecycle
 
-/// Keeps the sensor feed running for the life of the daemon and stops it on shutdown.
+/// Keeps the sensor feed (and the udev monitor that tells it of devices coming and going)
+/// running for the life of the daemon; on shutdown tells systemd orientd is stopping, and stops them.
 struct SensorService: Service {
     let feed: any SampleFeed
+    let hotplug: HotplugMonitor?
+    let notifier: SystemdNotifier
 
     func run() async throws {
         try? await gracefulShutdown()
+        notifier.stopping()
+        hotplug?.stop()
         feed.stop()
     }
 }

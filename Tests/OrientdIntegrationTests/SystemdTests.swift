@@ -1,0 +1,177 @@
+import EmulatedSensor
+import Foundation
+import OrientdClient
+import OrientdProtocol
+import ProcessHarness
+import Testing
+
+extension IntegrationTests {
+    /// orientd as systemd runs it: the units, their hardening, socket activation, sd_notify, the
+    /// journal's log format and what clients hear when it stops.
+    @Suite struct SystemdTests {
+        static var root: String { URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized.path }
+
+        @Test func theUnitsVerify() throws {
+            // The unit names /usr/bin/orientd; point it at the binary just built so verify can check it.
+            let scratch = makeScratchDirectory()
+            let service = try String(contentsOfFile: Self.root + "/systemd/orientd.service", encoding: .utf8)
+                .replacingOccurrences(of: "ExecStart=/usr/bin/orientd", with: "ExecStart=\(Products.path("orientd"))")
+            try service.write(toFile: scratch + "/orientd.service", atomically: true, encoding: .utf8)
+            try FileManager.default.copyItem(atPath: Self.root + "/systemd/orientd.socket", toPath: scratch + "/orientd.socket")
+            let verify = try run(executable: "/usr/bin/systemd-analyze",
+                                 ["verify", "--man=no", scratch + "/orientd.service", scratch + "/orientd.socket"])
+            #expect(verify.status == 0, "\(verify.standardError)")
+            #expect(verify.standardError.isEmpty, "\(verify.standardError)")
+        }
+
+        @Test func theServiceIsHardenedToAtMostTwo() throws {
+            let security = try run(executable: "/usr/bin/systemd-analyze",
+                                   ["security", "--offline=true", Self.root + "/systemd/orientd.service"])
+            let summary = try #require(security.standardOutput.split(separator: "\n").last { $0.contains("Overall exposure level") },
+                                       "\(security.standardOutput)\(security.standardError)")
+            let score = try #require(Double(summary.split(separator: ":").last!.split(separator: " ").first!), "\(summary)")
+            #expect(score <= 2.0, "\(summary)")
+        }
+
+        /// Started by systemd-socket-activate as orientd.socket would start it: orientd adopts the
+        /// passed socket, serves on it, and leaves the file to its owner when it stops.
+        @Test func socketActivationAdoptsThePassedSocket() throws {
+            let sensor = try EmulatedAccelerometer.standard(.landscapeRight)
+            let scratch = makeScratchDirectory()
+            let socketPath = scratch + "/activated.sock"
+            let activator = Process()
+            activator.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
+            // systemd-socket-activate gives the program only the variables it is told to pass.
+            activator.arguments = ["--listen", socketPath] + sensor.environment.keys.sorted().map { "--setenv=\($0)" } + [
+                                   Products.path("orientd"), "--config", "/dev/null",
+                                   "--state-file", scratch + "/state.json", "--socket", scratch + "/unused.sock"]
+            var environment = ProcessInfo.processInfo.environment
+            environment.merge(sensor.environment) { $1 }
+            activator.environment = environment
+            let log = Pipe()
+            activator.standardError = log
+            try activator.run()
+            defer { if activator.isRunning { activator.terminate() }; activator.waitUntilExit() }
+            #expect(waitUntil(timeout: 5) { FileManager.default.fileExists(atPath: socketPath) })
+
+            // The first connection starts orientd, which answers on the passed socket.
+            let client = try OrientdClient(socketPath: socketPath, timeout: 10)
+            #expect(try client.call("get")["orientation"]?.stringValue == "landscapeRight")
+            #expect(!FileManager.default.fileExists(atPath: scratch + "/unused.sock"), "orientd bound its own socket")
+
+            activator.terminate()
+            activator.waitUntilExit()
+            let output = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(output.contains("serving the orientation on \(socketPath)"), "\(output)")
+        }
+
+        /// READY once serving, STATUS lines a person can read, the watchdog fed while the sensor
+        /// sleeps and while it is read, and STOPPING on SIGTERM.
+        @Test func readyStatusWatchdogAndStoppingReachTheNotifySocket() throws {
+            let notifications = try NotifySocket()
+            let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard(.landscapeLeft),
+                                    environment: ["NOTIFY_SOCKET": notifications.path, "WATCHDOG_USEC": "1000000"])
+            #expect(notifications.wait(timeout: 5) { $0.contains("READY=1") })
+            let ready = notifications.messages.first { $0.contains("READY=1") } ?? ""
+            #expect(ready.contains("STATUS=landscapeLeft; sensor iio:device0 (accel_3d) at local:"), "\(ready)")
+
+            // No client: the sensor sleeps, and the watchdog is still fed (every 0.5 s here).
+            let idleBeats = notifications.count("WATCHDOG=1")
+            Thread.sleep(forTimeInterval: 2)
+            #expect(notifications.count("WATCHDOG=1") - idleBeats >= 3)
+
+            let client = try daemon.client()
+            #expect(try client.subscribe() == .landscapeLeft)
+            #expect(notifications.wait(timeout: 3) { $0.contains("STATUS=landscapeLeft; sensor iio:device0 (accel_3d) at local:, reading; 1 client") },
+                    "\(notifications.messages)")
+            let readingBeats = notifications.count("WATCHDOG=1")
+            Thread.sleep(forTimeInterval: 2)
+            #expect(notifications.count("WATCHDOG=1") - readingBeats >= 3)
+
+            #expect(daemon.stop() == 0)
+            #expect(notifications.messages.contains { $0.hasPrefix("STOPPING=1") })
+        }
+
+        @Test func clientsAreToldWhenTheDaemonStops() throws {
+            let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard())
+            let subscriber = try daemon.client()
+            #expect(try subscriber.subscribe() == .portrait)
+            let idle = try rawConnection(to: daemon)
+            #expect(try idle.readJSON()?["event"]?.stringValue == "hello")
+
+            let stoppedAt = Date()
+            #expect(daemon.stop() == 0)
+            #expect(Date().timeIntervalSince(stoppedAt) < 1)
+            #expect(try subscriber.nextEvent()?["event"]?.stringValue == "stopping")
+            #expect(try idle.readJSON()?["event"]?.stringValue == "stopping")
+            #expect(try idle.readJSON() == nil, "the connection stays open")
+            #expect(daemon.log.contains("told 2 clients orientd is stopping"), "\(daemon.log)")
+        }
+
+        /// With standard error on the journal, each line carries its syslog level for journald.
+        @Test func logLinesCarryTheJournalLevelWhenStderrIsTheJournal() throws {
+            let orientd = Products.path("orientd")
+            let journal = try run(executable: "/bin/sh", ["-c", """
+                JOURNAL_STREAM=$(stat -L -c %d:%i /proc/$$/fd/2) exec "\(orientd)" --config /nonexistent/orientd.conf
+                """])
+            #expect(journal.status == 78)
+            #expect(journal.standardError.hasPrefix("<3>"), "\(journal.standardError)")
+            #expect(!journal.standardError.contains("orientd: error:"))
+
+            let plain = try run(executable: orientd, ["--config", "/nonexistent/orientd.conf"])
+            #expect(plain.standardError.hasPrefix("orientd: error: "), "\(plain.standardError)")
+        }
+    }
+}
+
+/// A datagram socket standing in for systemd's NOTIFY_SOCKET; collects what orientd sends.
+final class NotifySocket: @unchecked Sendable {
+    let path: String
+    private let descriptor: Int32
+    private let lock = NSLock()
+    private var received: [String] = []
+
+    init() throws {
+        path = makeScratchDirectory() + "/notify"
+        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard descriptor >= 0, bound == 0 else { throw TestFailure("cannot bind \(path): \(String(cString: strerror(errno)))") }
+        var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // The thread holds the socket only weakly: it ends, and closes the descriptor, once the test lets go.
+        let socketDescriptor = descriptor
+        Thread { [weak self] in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while let socket = self {
+                let count = recv(socketDescriptor, &buffer, buffer.count, 0)
+                if count > 0 { socket.append(String(decoding: buffer.prefix(count), as: UTF8.self)) }
+            }
+            close(socketDescriptor)
+        }.start()
+    }
+
+    var messages: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return received
+    }
+
+    func count(_ message: String) -> Int { messages.filter { $0 == message }.count }
+
+    func wait(timeout: Double, until matches: (String) -> Bool) -> Bool {
+        waitUntil(timeout: timeout) { self.messages.contains(where: matches) }
+    }
+
+    private func append(_ message: String) {
+        lock.lock()
+        received.append(message)
+        lock.unlock()
+    }
+}
