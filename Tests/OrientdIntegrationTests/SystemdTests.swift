@@ -92,6 +92,33 @@ extension IntegrationTests {
             #expect(notifications.messages.contains { $0.hasPrefix("STOPPING=1") })
         }
 
+        /// A read that never returns (here: the raw attribute replaced by a FIFO nobody writes)
+        /// starves the watchdog, so systemd would restart orientd; readings that flow feed it again.
+        @Test func aHungReadStarvesTheWatchdog() throws {
+            let notifications = try NotifySocket()
+            let sensor = try EmulatedAccelerometer.standard(.portrait)
+            let daemon = try Daemon(sensor: sensor, environment: ["NOTIFY_SOCKET": notifications.path, "WATCHDOG_USEC": "1000000"])
+            let subscriber = try daemon.client()
+            #expect(try subscriber.subscribe() == .portrait)
+            #expect(notifications.wait(timeout: 3) { $0 == "WATCHDOG=1" })
+
+            let raw = sensor.root + "/sys" + EmulatedAccelerometer.devicePath + "/in_accel_x_raw"
+            unlink(raw)
+            #expect(mkfifo(raw, 0o644) == 0)
+            Thread.sleep(forTimeInterval: 0.5)
+            let beatsWhenHung = notifications.count("WATCHDOG=1")
+            Thread.sleep(forTimeInterval: 2)
+            #expect(notifications.count("WATCHDOG=1") == beatsWhenHung, "the watchdog was fed while the read hung")
+
+            // Answer the read: the loop runs, and the watchdog is fed again.
+            let writer = open(raw, O_WRONLY)
+            _ = "0\n".withCString { write(writer, $0, 2) }
+            close(writer)
+            unlink(raw)
+            sensor.set("in_accel_x_raw", "0")
+            #expect(waitUntil(timeout: 3) { notifications.count("WATCHDOG=1") > beatsWhenHung })
+        }
+
         @Test func clientsAreToldWhenTheDaemonStops() throws {
             let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard())
             let subscriber = try daemon.client()
@@ -106,6 +133,20 @@ extension IntegrationTests {
             #expect(try idle.readJSON()?["event"]?.stringValue == "stopping")
             #expect(try idle.readJSON() == nil, "the connection stays open")
             #expect(daemon.log.contains("told 2 clients orientd is stopping"), "\(daemon.log)")
+        }
+
+        /// A line that repeats (here: refusing client after client) is logged a few times, then held
+        /// back, so a flood cannot fill the journal; every client is still answered.
+        @Test func repeatedLogLinesAreHeldBack() throws {
+            let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard(), arguments: ["--max-clients", "1"])
+            let held = try rawConnection(to: daemon)
+            #expect(try held.readJSON()?["event"] == .string("hello"))
+            for _ in 0..<20 {
+                let refused = try rawConnection(to: daemon)
+                #expect(try refused.readJSON()?["error"]?["code"] == .string("too-many-clients"))
+            }
+            let refusals = daemon.log.split(separator: "\n").filter { $0.contains("refusing a client: 1 are connected already") }
+            #expect(refusals.count == 5, "\(refusals)")
         }
 
         /// With standard error on the journal, each line carries its syslog level for journald.
