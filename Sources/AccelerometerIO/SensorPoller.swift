@@ -88,6 +88,7 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
         var announceStart: ((SensorInfo?) -> Void)? = announceStart
         var source: (any AccelerometerSource)?
         var lostAnnounced = false
+        var quietNextFailure = false
         var failingSince: Double?
         var reopen = (at: 0.0, delay: 1.0, lastError: "")
         var paused = false
@@ -95,10 +96,13 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
         let period = 1 / rate
         var deadline = MonotonicClock.now()
 
-        func close(because reason: String) {
+        /// Closes the source; `announced` when the reason has been logged already, so the first
+        /// failed attempt to reopen it adds no second line about the same event.
+        func close(because reason: String, announced: Bool = false) {
             source = nil
             failingSince = nil
             reopen = (at: MonotonicClock.now(), delay: 1, lastError: "")
+            quietNextFailure = announced
             onReading(.lost(reason: reason))
             lostAnnounced = true
         }
@@ -107,13 +111,14 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
             heartbeat.beat()
             lastBeat = MonotonicClock.now()
         }
-        /// Sleeps `seconds` (or until woken), beating the heartbeat meanwhile.
+        /// Sleeps `seconds` (or until woken), waking for each heartbeat when it is due.
         func sleep(_ seconds: Double) {
             let until = MonotonicClock.now() + seconds
             while true {
                 beatIfDue()
-                let left = until - MonotonicClock.now()
-                guard left > 0, !thread.sleep(min(left, heartbeat?.interval ?? .infinity)) else { return }
+                let now = MonotonicClock.now()
+                let nextBeat = heartbeat.map { lastBeat + $0.interval - now } ?? .infinity
+                guard until > now, !thread.sleep(max(0.001, min(until - now, nextBeat))) else { return }
             }
         }
 
@@ -135,7 +140,7 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
                 switch event.action {
                 case .remove where source?.info.sysname == event.sysname:
                     logger.warning("the sensor \(event.sysname) was removed; waiting for an accelerometer to appear")
-                    close(because: "\(event.sysname) was removed")
+                    close(because: "\(event.sysname) was removed", announced: true)
                 case .change where source?.info.sysname == event.sysname:
                     logger.notice("udev changed \(event.sysname): reopening it to read its mount matrix and location again")
                     source = nil
@@ -161,13 +166,14 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
                         continue
                     } catch {
                         let text = "\(error)"
-                        if text != reopen.lastError {
+                        if text != reopen.lastError, !quietNextFailure {
                             logger.warning("\(text); waiting for an accelerometer (udev reports new ones; retrying every \(Int(Self.longestReopenDelay)) s at most)")
                         }
                         if !lostAnnounced {
                             onReading(.lost(reason: text))
                             lostAnnounced = true
                         }
+                        quietNextFailure = false
                         reopen = (at: time + reopen.delay, delay: min(reopen.delay * 2, Self.longestReopenDelay), lastError: text)
                     }
                 }

@@ -42,10 +42,12 @@ orientd_udev_monitor *orientd_udev_monitor_open(const char *subsystem, int *erro
     result->udev = udev_new();
     if (result->udev)
         result->monitor = udev_monitor_new_from_netlink(result->udev, "udev");
-    // The subsystem is matched on receipt rather than with an in-kernel socket filter: IIO events
-    // are rare, and the tests' emulated events carry no filter hashes.
+    // The kernel drops other subsystems' events before they wake orientd (a socket filter); the
+    // subsystem is checked again on receipt all the same.
     snprintf(result->subsystem, sizeof result->subsystem, "%s", subsystem);
-    int status = result->monitor ? udev_monitor_enable_receiving(result->monitor) : -errno;
+    int status = result->monitor ? udev_monitor_filter_add_match_subsystem_devtype(result->monitor, subsystem, NULL) : -ENOMEM;
+    if (status >= 0)
+        status = udev_monitor_enable_receiving(result->monitor);
     if (!result->monitor || status < 0) {
         *error = status < 0 ? -status : (errno ? errno : ENOMEM);
         orientd_udev_monitor_close(result);

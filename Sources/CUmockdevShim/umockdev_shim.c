@@ -1,3 +1,4 @@
+#include <stdint.h>
 #include <unistd.h>
 #include <sys/un.h>
 #include <sys/socket.h>
@@ -61,6 +62,33 @@ struct monitor_header {
     unsigned int filter_tag_bloom_lo;
 };
 
+/* MurmurHash2, as systemd's device-monitor hashes the subsystem for its socket filter. */
+static uint32_t subsystem_hash(const char *text)
+{
+    const uint32_t m = 0x5bd1e995;
+    size_t length = strlen(text);
+    uint32_t hash = (uint32_t)length;
+    const unsigned char *data = (const unsigned char *)text;
+    for (; length >= 4; data += 4, length -= 4) {
+        uint32_t k;
+        memcpy(&k, data, 4);
+        k *= m;
+        k ^= k >> 24;
+        k *= m;
+        hash *= m;
+        hash ^= k;
+    }
+    switch (length) {
+    case 3: hash ^= (uint32_t)data[2] << 16; /* fall through */
+    case 2: hash ^= (uint32_t)data[1] << 8; /* fall through */
+    case 1: hash ^= data[0]; hash *= m;
+    }
+    hash ^= hash >> 13;
+    hash *= m;
+    hash ^= hash >> 15;
+    return hash;
+}
+
 void umockdev_shim_testbed_uevent(umockdev_shim_testbed *shim, const char *syspath,
                                   const char *action)
 {
@@ -79,6 +107,7 @@ void umockdev_shim_testbed_uevent(umockdev_shim_testbed *shim, const char *syspa
     header.header_size = sizeof header;
     header.properties_off = sizeof header;
     header.properties_len = (unsigned int)length;
+    header.filter_subsystem_hash = htonl(subsystem_hash("iio"));
     struct iovec parts[2] = { { &header, sizeof header }, { properties, (size_t)length } };
     struct msghdr message;
     memset(&message, 0, sizeof message);

@@ -113,13 +113,26 @@ public struct HubServer: Service {
 
     /// Every client connection, so each can be told when orientd stops.
     private final class Connections: Sendable {
-        private let open = NIOLockedValueBox<[ObjectIdentifier: Channel]>([:])
+        private struct State {
+            var open: [ObjectIdentifier: Channel] = [:]
+            /// Set once orientd stops: a connection accepted since is told at once.
+            var stoppingLine: ByteBuffer?
+        }
+        private let state = NIOLockedValueBox(State())
 
         func add(_ channel: Channel) {
             let key = ObjectIdentifier(channel)
-            open.withLockedValue { $0[key] = channel }
-            channel.closeFuture.whenComplete { [open] _ in
-                _ = open.withLockedValue { $0.removeValue(forKey: key) }
+            let late: ByteBuffer? = state.withLockedValue { state in
+                if let line = state.stoppingLine { return line }
+                state.open[key] = channel
+                return nil
+            }
+            if let late {
+                channel.writeAndFlush(late).whenComplete { _ in channel.close(promise: nil) }
+                return
+            }
+            channel.closeFuture.whenComplete { [state] _ in
+                _ = state.withLockedValue { $0.open.removeValue(forKey: key) }
             }
         }
 
@@ -127,8 +140,11 @@ public struct HubServer: Service {
         /// the events to be written (a client that does not read is closed regardless). Returns
         /// how many connections were open.
         func sayStoppingAndClose(within limit: TimeAmount) async -> Int {
-            let channels = open.withLockedValue { Array($0.values) }
             let line = ByteBuffer(bytes: Wire.line(StoppingEvent(timestamp: Date().timeIntervalSince1970)))
+            let channels = state.withLockedValue { state in
+                state.stoppingLine = line
+                return Array(state.open.values)
+            }
             let closed = channels.map { channel in
                 channel.writeAndFlush(line).flatMap { channel.close() }.recover { _ in }
             }

@@ -146,6 +146,9 @@ struct Orientd: AsyncParsableCommand {
             throw DaemonFailure("\(error)")
         }
         logger.info("serving the orientation on \(server.socketPath) (\(origin))")
+        if server.socketPath != settings.socketPath {
+            logger.notice("serving the socket systemd passed, not \(settings.socketPath) (the socket setting); move it with 'systemctl edit orientd.socket'")
+        }
         notifier.ready(status: SystemdStatusService.line(hub.status(clients: 0)))
 
         let group = ServiceGroup(

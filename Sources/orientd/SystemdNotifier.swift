@@ -4,12 +4,13 @@ import CLibSystemd
 /// `systemctl status`, the watchdog's heartbeat, and stopping. Without systemd (no
 /// `NOTIFY_SOCKET`) every call does nothing.
 struct SystemdNotifier: Sendable {
-    /// How often the watchdog wants a heartbeat (half of `WatchdogSec=`), or nil without a watchdog.
+    /// How often to feed the watchdog (a quarter of `WatchdogSec=`, so one late wake-up never
+    /// costs a restart), or nil without a watchdog.
     let heartbeatInterval: Double?
 
     init() {
         var microseconds: UInt64 = 0
-        heartbeatInterval = sd_watchdog_enabled(0, &microseconds) > 0 ? Double(microseconds) / 2_000_000 : nil
+        heartbeatInterval = sd_watchdog_enabled(0, &microseconds) > 0 ? Double(microseconds) / 4_000_000 : nil
     }
 
     /// The socket listens and the sensor's state is known.

@@ -26,7 +26,7 @@ struct SystemdStatusService: Service {
         let sensor = status.sensor
         let clients = "\(status.clients) client\(status.clients == 1 ? "" : "s")"
         guard sensor.available else {
-            return "no accelerometer (\(sensor.problem ?? "none found")); waiting for one; \(clients)"
+            return "waiting for an accelerometer (\(sensor.problem ?? "none found yet")); \(clients)"
         }
         let locked = status.locked ? ", rotation locked" : ""
         return "\(status.orientation.rawValue)\(locked); sensor \(sensor.device) at \(sensor.uri), \(sensor.reading ? "reading" : "idle"); \(clients)"

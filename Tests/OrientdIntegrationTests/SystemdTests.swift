@@ -131,7 +131,7 @@ extension IntegrationTests {
             #expect(Date().timeIntervalSince(stoppedAt) < 1)
             #expect(try subscriber.nextEvent()?["event"]?.stringValue == "stopping")
             #expect(try idle.readJSON()?["event"]?.stringValue == "stopping")
-            #expect(try idle.readJSON() == nil, "the connection stays open")
+            #expect(try idle.readJSON() == nil, "orientd closes the connection after 'stopping'")
             #expect(daemon.log.contains("told 2 clients orientd is stopping"), "\(daemon.log)")
         }
 
