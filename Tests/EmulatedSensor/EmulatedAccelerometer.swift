@@ -32,6 +32,18 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
 
     deinit { umockdev_shim_testbed_free(testbed) }
 
+    /// A testbed with no accelerometer, only a light sensor (iio:device1), which `plugIn` can add one to.
+    public static func lightSensorOnly() throws -> EmulatedAccelerometer {
+        try EmulatedAccelerometer(onlyDevices: """
+            P: /devices/platform/als/iio:device1
+            N: iio:device1
+            E: SUBSYSTEM=iio
+            A: name=als\\n
+            A: in_illuminance_raw=5\\n
+
+            """)
+    }
+
     /// A typical display accelerometer at 1 g = 256 counts, upright, with no mount matrix.
     public static func standard(_ orientation: Orientation = .portrait, extra: [String: String] = [:],
                          properties: [String: String] = [:]) throws -> EmulatedAccelerometer {

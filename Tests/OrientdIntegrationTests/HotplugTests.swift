@@ -65,14 +65,7 @@ extension IntegrationTests {
         /// No accelerometer at start: orientd serves (status says why there is no sensor) and
         /// begins reading as soon as one appears.
         @Test func withoutASensorTheDaemonWaitsForOne() throws {
-            let testbed = try EmulatedAccelerometer(onlyDevices: """
-                P: /devices/platform/als/iio:device1
-                N: iio:device1
-                E: SUBSYSTEM=iio
-                A: name=als\\n
-                A: in_illuminance_raw=5\\n
-
-                """)
+            let testbed = try EmulatedAccelerometer.lightSensorOnly()
             let daemon = try Daemon(sensor: testbed)
             let subscriber = try daemon.client()
             let subscribed = try subscriber.call("subscribe")

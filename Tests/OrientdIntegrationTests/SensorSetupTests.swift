@@ -109,14 +109,7 @@ extension IntegrationTests {
         /// No accelerometer: one clear line that says what was seen, then orientd waits for one
         /// (HotplugTests shows it reading one that appears).
         @Test func noAccelerometerIsOneClearLine() throws {
-            let testbed = try EmulatedAccelerometer(onlyDevices: """
-                P: /devices/platform/als/iio:device0
-                N: iio:device0
-                E: SUBSYSTEM=iio
-                A: name=als\\n
-                A: in_illuminance_raw=5\\n
-
-                """)
+            let testbed = try EmulatedAccelerometer.lightSensorOnly()
             let daemon = try Daemon(sensor: testbed)
             Thread.sleep(forTimeInterval: 1.5)
             #expect(daemon.process.isRunning)
@@ -124,7 +117,7 @@ extension IntegrationTests {
             #expect(lines.count == 1, "\(daemon.log)")
             #expect(lines.first?.hasPrefix("orientd: warning: no accelerometer") == true)
             #expect(lines.first?.contains("IIO context 'local:'") == true)
-            #expect(lines.first?.contains("iio:device0 (als)") == true)
+            #expect(lines.first?.contains("iio:device1 (als)") == true)
             #expect(lines.first?.contains("waiting for an accelerometer") == true)
         }
     }
