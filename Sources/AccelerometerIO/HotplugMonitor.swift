@@ -35,19 +35,12 @@ public final class HotplugMonitor: @unchecked Sendable {
             // A short timeout, so a stop request is noticed without a wake-up descriptor.
             guard poll(&descriptor, 1, 250) > 0 else { continue }
             while orientd_udev_monitor_receive(monitor, &action, action.count, &sysname, sysname.count) == 1 {
-                let name = Self.text(sysname)
-                guard let kind = HotplugEvent.Action(rawValue: Self.text(action)) else { continue }
+                let name = String(cText: sysname)
+                guard let kind = HotplugEvent.Action(rawValue: String(cText: action)) else { continue }
                 logger.debug("udev: \(kind.rawValue) \(name)")
                 onEvent(HotplugEvent(action: kind, sysname: name))
             }
         }
-    }
-}
-
-extension HotplugMonitor {
-    /// A NUL-terminated C string in a buffer, as Swift text.
-    fileprivate static func text(_ buffer: [CChar]) -> String {
-        String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

@@ -70,7 +70,7 @@ public final class IIOContext {
         if result == -Int(ENOENT) { return nil }
         if result < 0 { throw IIOError(code: Int32(-result), operation: what) }
         // libiio counts the terminating NUL in the length it returns: stop at the first NUL.
-        return String(decoding: buffer.prefix(result).prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(cText: buffer.prefix(result))
     }
 
     private func string(_ pointer: UnsafePointer<CChar>?) -> String? {
@@ -105,6 +105,6 @@ public struct IIOError: Error, CustomStringConvertible {
     static func text(for code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         orientd_iio_strerror(code, &buffer, buffer.count)
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(cText: buffer)
     }
 }

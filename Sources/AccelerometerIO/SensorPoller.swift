@@ -96,13 +96,13 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
         let period = 1 / rate
         var deadline = MonotonicClock.now()
 
-        /// Closes the source; `announced` when the reason has been logged already, so the first
-        /// failed attempt to reopen it adds no second line about the same event.
-        func close(because reason: String, announced: Bool = false) {
+        /// Closes the source. Its callers have logged why, so the first failed attempt to reopen
+        /// it adds no second line about the same event.
+        func close(because reason: String) {
             source = nil
             failingSince = nil
             reopen = (at: MonotonicClock.now(), delay: 1, lastError: "")
-            quietNextFailure = announced
+            quietNextFailure = true
             onReading(.lost(reason: reason))
             lostAnnounced = true
         }
@@ -140,7 +140,7 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
                 switch event.action {
                 case .remove where source?.info.sysname == event.sysname:
                     logger.warning("the sensor \(event.sysname) was removed; waiting for an accelerometer to appear")
-                    close(because: "\(event.sysname) was removed", announced: true)
+                    close(because: "\(event.sysname) was removed")
                 case .change where source?.info.sysname == event.sysname:
                     logger.notice("udev changed \(event.sysname): reopening it to read its mount matrix and location again")
                     source = nil

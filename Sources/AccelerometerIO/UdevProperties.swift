@@ -8,6 +8,6 @@ public enum UdevProperties {
         var buffer = [CChar](repeating: 0, count: 512)
         let length = orientd_udev_device_property(subsystem, sysname, property, &buffer, buffer.count)
         guard length >= 0 else { return nil }
-        return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(cText: buffer.prefix(length))
     }
 }

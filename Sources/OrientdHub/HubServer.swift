@@ -66,7 +66,7 @@ public struct HubServer: Service {
             } catch {
                 throw HubError("cannot listen on the socket systemd passed (descriptor \(descriptor)): \(error)")
             }
-            let path = (channel.localAddress?.pathname).map { $0 } ?? "the socket systemd passed"
+            let path = channel.localAddress?.pathname ?? "the socket systemd passed"
             return HubServer(socketPath: path, logger: logger, channel: channel, connections: connections, clients: clients, socketInode: nil)
         case .path(let socketPath):
             let channel: Channel

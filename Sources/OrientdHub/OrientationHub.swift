@@ -29,8 +29,18 @@ public final class OrientationHub: Sendable {
         var nextWaiter = 0
         /// The sensor open now, or the last one (`available` false once lost); nil before any.
         var sensor: SensorStatus?
-        var sensorAvailable = false
+        var sensorAvailable: Bool { sensor?.available ?? false }
         var sensorChangedAt = Date().timeIntervalSince1970
+
+        /// Records a change of the orientation (none if it is the one held).
+        mutating func change(to newOrientation: Orientation, at time: Double) {
+            guard newOrientation != orientation else { return }
+            previous = orientation
+            orientation = newOrientation
+            sequence += 1
+            timestamp = time
+            if newOrientation.inPlaneAngle != nil { lastInPlane = newOrientation }
+        }
 
         /// Hands the current state to every subscription. Called under the hub's lock, so each
         /// subscription's event loop receives updates in the order they happened (delivery only
@@ -100,11 +110,7 @@ public final class OrientationHub: Sendable {
     public func publish(_ orientation: Orientation, at timestamp: Double = Date().timeIntervalSince1970) {
         state.withLockedValue { state in
             guard orientation != state.orientation else { return }
-            state.previous = state.orientation
-            state.orientation = orientation
-            state.sequence += 1
-            state.timestamp = timestamp
-            if orientation.inPlaneAngle != nil { state.lastInPlane = orientation }
+            state.change(to: orientation, at: timestamp)
             state.deliverUpdate()
         }
     }
@@ -138,9 +144,9 @@ public final class OrientationHub: Sendable {
     /// A sensor was opened (at start, or after one was lost): subscribers hear of it.
     public func sensorOpened(_ sensor: SensorStatus) {
         state.withLockedValue { state in
+            let wasAvailable = state.sensorAvailable
             state.sensor = sensor
-            guard !state.sensorAvailable else { return }
-            state.sensorAvailable = true
+            guard !wasAvailable else { return }
             state.sensorChangedAt = Date().timeIntervalSince1970
             state.deliverUpdate()
         }
@@ -150,26 +156,15 @@ public final class OrientationHub: Sendable {
     /// orientation is unknown until a sensor is read again.
     public func sensorLost(reason: String) {
         state.withLockedValue { state in
-            state.sensor = (state.sensor ?? SensorStatus(uri: "", device: "none", location: .display, mountMatrix: .identity,
-                                                         mountMatrixSource: "", rate: 0, reading: false))
-                .unavailable(because: reason)
-            state.sensorAvailable = false
+            state.sensor = (state.sensor ?? .noSensor).unavailable(because: reason)
             let now = Date().timeIntervalSince1970
             state.sensorChangedAt = now
-            if state.orientation != .unknown {
-                state.previous = state.orientation
-                state.orientation = .unknown
-                state.sequence += 1
-                state.timestamp = now
-            }
+            state.change(to: .unknown, at: now)
             state.deliverUpdate()
         }
         // Nobody should wait for a reading that will not come.
         sensorResumed()
     }
-
-    /// Whether a sensor is open.
-    public var sensorAvailable: Bool { state.withLockedValue { $0.sensorAvailable } }
 
     // MARK: From the connections
 
@@ -256,9 +251,7 @@ public final class OrientationHub: Sendable {
                 server: serverName, uptime: (Double((NIODeadline.now() - startedAt).nanoseconds) / 1e8).rounded() / 10,
                 orientation: state.orientation, locked: state.lock.locked, clients: clients,
                 subscribers: state.subscriptions.count,
-                sensor: (state.sensor ?? SensorStatus(uri: "", device: "none", location: .display, mountMatrix: .identity,
-                                                      mountMatrixSource: "", rate: 0, reading: false, available: false))
-                    .reading(state.sensorAvailable && (demand?.isReading ?? true)))
+                sensor: (state.sensor ?? .noSensor).reading(state.sensorAvailable && (demand?.isReading ?? true)))
         }
     }
 }
@@ -336,6 +329,10 @@ struct AngleSample: Sendable {
 }
 
 extension SensorStatus {
+    /// Before any sensor was seen.
+    static let noSensor = SensorStatus(uri: "", device: "none", location: .display, mountMatrix: .identity,
+                                   mountMatrixSource: "", rate: 0, reading: false, available: false)
+
     func reading(_ reading: Bool) -> SensorStatus {
         var copy = self
         copy.reading = reading
