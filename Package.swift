@@ -93,8 +93,10 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], path: "Benchmarks/OrientdBench"),
         // The fan-out benchmark: one orientd, 1 to 10 000 subscribers (scripts/bench-fanout).
+        // Its subscribers are read through epoll, which Glibc's Swift module leaves out.
+        .systemLibrary(name: "CEpoll", path: "Benchmarks/CEpoll"),
         .executableTarget(name: "orientd-fanout", dependencies: [
-            "EmulatedSensor", "OrientationCore", "ProcessHarness",
+            "CEpoll", "EmulatedSensor", "OrientationCore", "ProcessHarness",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOCore", package: "swift-nio"),

@@ -9,7 +9,7 @@ struct OrientdFanout: ParsableCommand {
         abstract: "Measure how fast orientd hands one orientation change to many subscribers.",
         discussion: """
             For each number of subscribers, starts a fresh orientd on a umockdev-emulated \
-            accelerometer, subscribes that many SwiftNIO connections, turns the device between \
+            accelerometer, subscribes that many connections (plain sockets, read through epoll by one thread per core), turns the device between \
             portrait and landscapeLeft, and times each change from orientd's decision (the \
             event's timestamp) to its arrival at the first and the last subscriber. With \
             --with-stalled-reader (the default) every count runs again with one more subscriber \

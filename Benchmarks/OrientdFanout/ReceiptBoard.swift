@@ -1,15 +1,14 @@
 import NIOConcurrencyHelpers
-import NIOCore
 
-/// Where the subscribers' event loops leave what happened to them, for the benchmark's thread to
+/// Where the subscribers' readers leave what happened to them, for the benchmark's thread to
 /// pick up. Once a subscriber is subscribed, each line it receives is left here unparsed with the
-/// moment it arrived, so that no parsing runs on the event loops while a fan-out is being timed.
+/// moment it arrived, so that no parsing runs on the readers while a fan-out is being timed.
 final class ReceiptBoard: Sendable {
     /// A line received by a subscribed subscriber, stamped on arrival (wall clock).
     struct Arrival: Sendable {
         let subscriber: Int
         let time: Double
-        let line: ByteBuffer
+        let line: [UInt8]
     }
 
     /// How the connections fared.
@@ -46,8 +45,8 @@ final class ReceiptBoard: Sendable {
     func failed(_ reason: String) { state.withLockedValue { $0.tally.failures[reason, default: 0] += 1 } }
     func closed() { state.withLockedValue { $0.tally.closed += 1 } }
 
-    /// Called on an event loop for every line a subscribed subscriber receives: kept cheap.
-    func deliver(_ arrival: Arrival) { state.withLockedValue { $0.inbox.append(arrival) } }
+    /// Called by a reader with the lines its subscribers received since it last called: kept cheap.
+    func deliver(_ arrivals: [Arrival]) { state.withLockedValue { $0.inbox += arrivals } }
 
     /// Lines waiting to be picked up.
     var waiting: Int { state.withLockedValue { $0.inbox.count } }

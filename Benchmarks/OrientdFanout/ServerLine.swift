@@ -1,5 +1,4 @@
 import Foundation
-import NIOCore
 
 /// The members of a line from orientd that the benchmark looks at: enough to tell the hello, the
 /// reply to `subscribe`, an error reply and a change event apart. Every other member, and any
@@ -20,8 +19,8 @@ struct ServerLine: Decodable {
     static let changeEvent = "deviceOrientationDidChange"
 
     /// The line parsed, or nil if it is not a JSON object.
-    init?(_ line: ByteBuffer) {
-        guard let parsed = try? JSONDecoder().decode(ServerLine.self, from: Data(line.readableBytesView)) else { return nil }
+    init?(_ line: some Sequence<UInt8>) {
+        guard let parsed = try? JSONDecoder().decode(ServerLine.self, from: Data(line)) else { return nil }
         self = parsed
     }
 

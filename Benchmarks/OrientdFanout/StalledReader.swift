@@ -58,7 +58,7 @@ final class StalledReaderHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard let message = ServerLine(unwrapInboundIn(data)) else { return }
+        guard let message = ServerLine(unwrapInboundIn(data).readableBytesView) else { return }
         if message.event == "hello" {
             context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: SubscribeRequest.line)), promise: nil)
         } else if message.isResult(of: SubscribeRequest.id), !stalled {

@@ -3,45 +3,41 @@ import NIOCore
 import NIOPosix
 import ProcessHarness
 
-/// The subscribers of one run: connections to orientd's socket on one event-loop group, whose
-/// handlers report to one board.
+/// The subscribers of one run: plain sockets subscribed one after another and then read by
+/// `SubscriberReaders`, which report to one board. The stalled reader, which needs to watch its
+/// own outbound buffer fill, runs on an event loop of its own.
 final class SubscriberPool {
-    /// Connections waiting for their subscribe reply at most at once: orientd's listen backlog
-    /// is 256, and a connect to a full Unix-socket backlog fails (EAGAIN) instead of waiting.
-    static let window = 128
-
     let board = ReceiptBoard()
-    private let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
-    private var channels: [Channel] = []
+    private let readers: SubscriberReaders
+    private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    private var stalledChannel: Channel?
     private let socketPath: String
+    private var subscribers = 0
 
     init(socketPath: String) {
         self.socketPath = socketPath
+        readers = SubscriberReaders(board: board, threads: System.coreCount)
     }
 
-    /// Connects `count` subscribers and waits until every one is subscribed or refused, or
-    /// `timeout` seconds pass without progress. Stops connecting at the first connection that
-    /// cannot be made (the board says why).
+    /// Connects and subscribes `count` subscribers, each read waiting at most `timeout` seconds.
+    /// Stops at the first connection that cannot be made (the board says why).
     func open(count: Int, timeout: Double, progress: (Int) -> Void) {
         for index in 0..<count {
-            guard waitUntil(timeout: timeout, every: 0.001, { board.tally.answered >= index - Self.window }) else {
-                board.failed("no reply within \(timeout.formatted()) s while \(Self.window) connections waited for one")
-                break
-            }
-            guard board.tally.failed == 0 else { break }
             do {
-                channels.append(try connect { [board] in SubscriberHandler(index: index, board: board) })
+                board.connected()
+                switch try SubscriberSocket.subscribe(socketPath: socketPath, timeout: timeout) {
+                case .subscribed(let socket):
+                    readers.add(socket, index: subscribers)
+                    subscribers += 1
+                    board.subscribed()
+                case .refused(let reason):
+                    board.refused(reason)
+                }
             } catch {
-                board.failed("cannot connect to \(socketPath): \(error)")
+                board.failed("\(error)")
                 break
             }
             if (index + 1) % 1000 == 0 { progress(index + 1) }
-        }
-        var answered = -1
-        // Waits as long as replies keep coming.
-        while answered < board.tally.answered, board.tally.answered < channels.count {
-            answered = board.tally.answered
-            waitUntil(timeout: timeout) { board.tally.answered >= channels.count }
         }
     }
 
@@ -49,7 +45,7 @@ final class SubscriberPool {
     func openStalledReader(timeout: Double) throws -> StalledReader {
         let reader = StalledReader()
         let channel = try connect { StalledReaderHandler(reader: reader) }
-        channels.append(channel)
+        stalledChannel = channel
         reader.attach(channel)
         guard waitUntil(timeout: timeout, { reader.state.withLockedValue { $0.subscribed || $0.refusal != nil } }) else {
             throw FanoutFailure("the stalled reader got no reply to subscribe within \(timeout) s")
@@ -72,12 +68,12 @@ final class SubscriberPool {
 
     /// Closes every connection and stops the event loops.
     func close() {
-        for channel in channels { channel.close(promise: nil) }
-        channels = []
+        readers.close()
+        stalledChannel?.close(promise: nil)
         try? group.syncShutdownGracefully()
     }
 
-    /// One connection with `handler` after a line splitter; retries while the backlog is full.
+    /// A connection with `handler` after a line splitter; retries while the backlog is full.
     private func connect<Handler: ChannelHandler>(_ handler: @escaping @Sendable () -> Handler) throws -> Channel {
         let bootstrap = ClientBootstrap(group: group).channelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {
