@@ -22,11 +22,32 @@ public enum AccelerometerDiscovery {
     /// The display accelerometer: one declared `display` first, then one with no declared location.
     /// A base accelerometer (keyboard half of a convertible) never drives the screen.
     public static func displayAccelerometer(in context: IIOContext) throws(DiscoveryError) -> Found {
+        try displayFirst(in: context)[0]
+    }
+
+    /// Every accelerometer, the display one first; throws when there is no display accelerometer.
+    public static func displayFirst(in context: IIOContext) throws(DiscoveryError) -> [Found] {
         let found = accelerometers(in: context)
-        if let display = found.first(where: { $0.declaredLocation == .display }) ?? found.first(where: { $0.declaredLocation == nil }) {
-            return display
+        guard let display = found.firstIndex(where: { $0.declaredLocation == .display })
+            ?? found.firstIndex(where: { $0.declaredLocation == nil })
+        else {
+            throw DiscoveryError(uri: context.uri, devices: context.devices, baseOnly: found.map(\.device))
         }
-        throw DiscoveryError(uri: context.uri, devices: context.devices, baseOnly: found.map(\.device))
+        return [found[display]] + found.enumerated().filter { $0.offset != display }.map(\.element)
+    }
+
+    /// Ids that survive reboots and the kernel's renumbering ("iio:device0" may be another device
+    /// after a reboot): the context's URI and the driver's name, "local:/accel_3d". Two devices
+    /// with one driver are told apart by their location ("local:/bmc150_accel-base"), and if
+    /// that is not enough, by their kernel names.
+    public static func ids(of found: [Found], uri: String) -> [String] {
+        func name(_ item: Found) -> String { item.device.name ?? item.device.id }
+        func located(_ item: Found) -> String { "\(name(item))-\(item.location.rawValue)" }
+        return found.map { item in
+            if found.filter({ name($0) == name(item) }).count == 1 { return "\(uri)/\(name(item))" }
+            if found.filter({ located($0) == located(item) }).count == 1 { return "\(uri)/\(located(item))" }
+            return "\(uri)/\(item.device.id)"
+        }
     }
 
     private static func location(of device: IIODevice, in context: IIOContext) -> SensorLocation? {

@@ -8,8 +8,11 @@ public protocol AccelerometerSource: AnyObject {
     func readAcceleration() throws(SensorReadError) -> Vector3
 }
 
-/// What is known about the open sensor, for logs and for the `status` of later protocol versions.
+/// What is known about the open sensor, for logs and for `status`.
 public struct SensorInfo: Sendable {
+    /// Stable across reboots and renumbering: the context's URI and the driver's name, as
+    /// "local:/accel_3d"; see `AccelerometerDiscovery.ids`.
+    public var id: String
     public var uri: String
     public var device: String
     public var location: SensorLocation

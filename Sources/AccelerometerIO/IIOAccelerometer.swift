@@ -8,11 +8,20 @@ public final class IIOAccelerometer: AccelerometerSource {
     private let context: IIOContext
     private let device: IIODevice
 
-    /// Opens the context at `uri`, picks the display accelerometer, reads its calibration and
-    /// mount matrix, and makes sure it samples fast enough. Every decision is logged.
-    public init(uri: String, logger: Logger) throws {
+    /// Opens the context at `uri` and every accelerometer in it, the display one first; throws
+    /// when there is no display accelerometer. The accelerometers share the context: keep them
+    /// on the thread that opened them.
+    public static func openAll(uri: String, logger: Logger) throws -> [IIOAccelerometer] {
         let context = try IIOContext(uri: uri)
-        let found = try AccelerometerDiscovery.displayAccelerometer(in: context)
+        let found = try AccelerometerDiscovery.displayFirst(in: context)
+        let ids = AccelerometerDiscovery.ids(of: found, uri: uri)
+        return zip(found, ids).map { IIOAccelerometer(context: context, found: $0, id: $1, logger: logger) }
+    }
+
+    /// Reads the accelerometer's calibration and mount matrix, and makes sure it samples fast
+    /// enough. Every decision is logged.
+    init(context: IIOContext, found: AccelerometerDiscovery.Found, id: String, logger: Logger) {
+        let uri = context.uri
         let device = found.device
         self.context = context
         self.device = device
@@ -26,7 +35,7 @@ public final class IIOAccelerometer: AccelerometerSource {
             y: Self.calibration(of: "accel_y", on: device, in: context, logger: logger),
             z: Self.calibration(of: "accel_z", on: device, in: context, logger: logger))
         info = SensorInfo(
-            uri: uri, device: device.description, location: found.location,
+            id: id, uri: uri, device: device.description, location: found.location,
             mountMatrix: matrix.matrix, mountMatrixSource: matrix.source, calibration: calibration,
             sysname: context.isLocal ? device.id : nil)
         Self.raiseSamplingFrequency(of: device, in: context, logger: logger)

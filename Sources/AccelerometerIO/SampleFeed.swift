@@ -10,13 +10,14 @@ public protocol SampleFeed: AnyObject, Sendable {
     func stop()
 }
 
-/// One delivery: a sample, or the reason none could be taken, with its time in seconds; the news
-/// that reading stopped for want of demand (the next sample comes after a gap of unknown motion);
-/// or that a sensor was opened, or lost (removed, or failing until it was closed).
+/// One delivery: a sample of one accelerometer (by its id), or the reason none could be taken,
+/// with its time in seconds; the news that reading stopped for want of demand (the next sample
+/// comes after a gap of unknown motion); or that the feed's accelerometers were opened (the
+/// display one first), or lost (removed, or failing until they were closed).
 public enum Reading: Sendable {
-    case sample(AccelerometerSample)
-    case failure(SensorReadError, time: Double)
+    case sample(AccelerometerSample, device: String)
+    case failure(SensorReadError, time: Double, device: String)
     case paused(time: Double)
-    case opened(SensorInfo)
+    case opened([SensorInfo])
     case lost(reason: String)
 }

@@ -2,8 +2,9 @@ import Foundation
 import Logging
 import OrientationCore
 
-/// Reads an accelerometer at a fixed rate on a thread of its own, because a libiio context must
-/// stay on one thread: the source is opened, read, reopened and closed there.
+/// Reads the accelerometers of one libiio context (the display one, and a base one on a
+/// convertible) at a fixed rate on a thread of its own, because a libiio context must stay on
+/// one thread: the sources are opened, read, reopened and closed there, together.
 ///
 /// With a `demand`, the sensor is read only while something needs it: when nothing does, the
 /// poller delivers `.paused` and sleeps, reading nothing, until demand wakes it.
@@ -30,7 +31,7 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
     }
 
     private let rate: Double
-    private let open: () throws -> any AccelerometerSource
+    private let open: () throws -> [any AccelerometerSource]
     private let onReading: @Sendable (Reading) -> Void
     private let logger: Logger
     private let demand: ReadingDemand?
@@ -41,11 +42,11 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
 
     /// - Parameters:
     ///   - rate: polls per second.
-    ///   - open: makes the source; called on the poller's thread.
+    ///   - open: makes the sources, the display accelerometer first; called on the poller's thread.
     ///   - demand: who needs readings; nil reads all the time.
     ///   - onReading: called on the poller's thread after every poll.
     public init(rate: Double, demand: ReadingDemand? = nil, heartbeat: Heartbeat? = nil, logger: Logger,
-                open: @escaping () throws -> any AccelerometerSource, onReading: @escaping @Sendable (Reading) -> Void) {
+                open: @escaping () throws -> [any AccelerometerSource], onReading: @escaping @Sendable (Reading) -> Void) {
         self.rate = rate
         self.demand = demand
         self.heartbeat = heartbeat
@@ -54,8 +55,8 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
         self.onReading = onReading
     }
 
-    /// Starts the thread, tries to open the source on it and takes the first reading (so the
-    /// orientation is known when this returns); returns what it opened, or nil when it could not
+    /// Starts the thread, tries to open the sources on it and takes the first reading (so the
+    /// orientation is known when this returns); returns the display accelerometer it opened, or nil when it could not
     /// (the reason is logged; the poller goes on waiting for a sensor).
     public func start() async -> SensorInfo? {
         demand?.onDemand { [thread] in thread.wake() }
@@ -86,7 +87,7 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
 
     private func poll(announcing announceStart: @escaping (SensorInfo?) -> Void) {
         var announceStart: ((SensorInfo?) -> Void)? = announceStart
-        var source: (any AccelerometerSource)?
+        var sources: [any AccelerometerSource] = []
         var lostAnnounced = false
         var quietNextFailure = false
         var failingSince: Double?
@@ -99,7 +100,7 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
         /// Closes the source. Its callers have logged why, so the first failed attempt to reopen
         /// it adds no second line about the same event.
         func close(because reason: String) {
-            source = nil
+            sources = []
             failingSince = nil
             reopen = (at: MonotonicClock.now(), delay: 1, lastError: "")
             quietNextFailure = true
@@ -137,31 +138,36 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
         while !thread.shouldStop {
             beatIfDue()
             for event in takeHotplugEvents() {
+                let ours = sources.contains { $0.info.sysname == event.sysname }
                 switch event.action {
-                case .remove where source?.info.sysname == event.sysname:
+                case .remove where ours && sources.count == 1:
                     logger.warning("the sensor \(event.sysname) was removed; waiting for an accelerometer to appear")
                     close(because: "\(event.sysname) was removed")
-                case .change where source?.info.sysname == event.sysname:
-                    logger.notice("udev changed \(event.sysname): reopening it to read its mount matrix and location again")
-                    source = nil
+                case .remove where ours, .change where ours:
+                    logger.notice("udev \(event.action == .remove ? "removed" : "changed") \(event.sysname): reopening the accelerometers to read their mount matrices and locations again")
+                    sources = []
                     reopen = (at: 0, delay: 1, lastError: "")
-                case .add where source == nil:
+                case .add:
+                    // Perhaps the base accelerometer of a convertible: reopen to take it in.
+                    if !sources.isEmpty { logger.notice("udev added \(event.sysname): reopening the accelerometers to include it") }
+                    sources = []
                     reopen.at = 0
                 default:
                     break
                 }
             }
 
-            guard let current = source else {
+            guard let display = sources.first else {
                 let time = MonotonicClock.now()
                 if time >= reopen.at {
                     do {
                         let opened = try open()
-                        if lostAnnounced { logger.notice("opened the sensor: \(opened.info.device) at \(opened.info.uri)") }
-                        source = opened
+                        guard let display = opened.first else { throw SensorReadError.unavailable(reason: "no accelerometer") }
+                        if lostAnnounced { logger.notice("opened the sensor: \(display.info.device) at \(display.info.uri)") }
+                        sources = opened
                         lostAnnounced = false
                         reopen = (at: 0, delay: 1, lastError: "")
-                        onReading(.opened(opened.info))
+                        onReading(.opened(opened.map(\.info)))
                         deadline = MonotonicClock.now()
                         continue
                     } catch {
@@ -193,24 +199,28 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
                 deadline = MonotonicClock.now()
             }
 
-            let time = MonotonicClock.now()
-            do {
-                let acceleration = try current.readAcceleration()
-                failingSince = nil
-                onReading(.sample(AccelerometerSample(time: time, acceleration: acceleration)))
-            } catch {
-                onReading(.failure(error, time: time))
-                if case .unreadable = error {
-                    failingSince = failingSince ?? time
-                    if time - failingSince! >= Self.reopenAfter {
-                        logger.warning("closing the sensor after \(Self.reopenAfter) s of failed reads (\(error)); will reopen it")
-                        close(because: "\(error)")
-                    }
-                } else {
-                    failingSince = nil
+            var unreadable: SensorReadError?
+            for source in sources {
+                let time = MonotonicClock.now()
+                do {
+                    let acceleration = try source.readAcceleration()
+                    onReading(.sample(AccelerometerSample(time: time, acceleration: acceleration), device: source.info.id))
+                } catch {
+                    onReading(.failure(error, time: time, device: source.info.id))
+                    if case .unreadable = error { unreadable = error }
                 }
             }
-            announceStart?(current.info)
+            if let error = unreadable {
+                let time = MonotonicClock.now()
+                failingSince = failingSince ?? time
+                if time - failingSince! >= Self.reopenAfter {
+                    logger.warning("closing the sensor after \(Self.reopenAfter) s of failed reads (\(error)); will reopen it")
+                    close(because: "\(error)")
+                }
+            } else {
+                failingSince = nil
+            }
+            announceStart?(display.info)
             announceStart = nil
             if idleUnlessNeeded() { continue }
             // Keep to the rate's grid; after a stall (suspend, slow read) start a new grid from now.

@@ -37,7 +37,7 @@ public final class TracePlayer: SampleFeed, @unchecked Sendable {
 
 
     private static func describe(path: String, samples: [AccelerometerSample]) -> SensorInfo {
-        SensorInfo(uri: "replay:\(path)", device: "trace of \(samples.count) samples over \(String(format: "%.1f", samples.last!.time - samples.first!.time)) s",
+        SensorInfo(id: "replay:\(path)", uri: "replay:\(path)", device: "trace of \(samples.count) samples over \(String(format: "%.1f", samples.last!.time - samples.first!.time)) s",
                    location: .display, mountMatrix: .identity, mountMatrixSource: "the trace (recorded after the mount matrix)",
                    calibration: AccelerometerCalibration(x: AxisCalibration(), y: AxisCalibration(), z: AxisCalibration()))
     }
@@ -57,14 +57,14 @@ public final class TracePlayer: SampleFeed, @unchecked Sendable {
         var announce: (() -> Void)? = announceStart
         let startedAt = MonotonicClock.now()
         let firstTime = samples[0].time
-        onReading(.opened(info))
+        onReading(.opened([info]))
         for sample in samples {
             if thread.shouldStop { break }
             if realTime {
                 thread.sleep(startedAt + (sample.time - firstTime) - MonotonicClock.now())
                 if thread.shouldStop { break }
             }
-            onReading(.sample(sample))
+            onReading(.sample(sample, device: info.id))
             announce?()
             announce = nil
         }

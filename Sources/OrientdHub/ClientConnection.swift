@@ -205,12 +205,14 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
         }
         self.subscription = subscription
         let events = parameters.events
+        let hinge = events.contains(.hingeAngleDidChange) || events.contains(.tabletModeDidChange) ? start.hinge : nil
         send(SuccessReply(id: id, result: SubscribeResult(
             events: events, orientation: start.orientation,
             interfaceOrientation: events.contains(.interfaceOrientationDidChange) ? subscription.interfaceOrientation : nil,
             locked: events.contains(.rotationLockDidChange) || events.contains(.interfaceOrientationDidChange) ? start.locked : nil,
             angleRate: events.contains(.angles) ? angleRate : nil,
-            sensorAvailable: parameters.needsSensor ? start.sensorAvailable : nil)), context: context)
+            sensorAvailable: parameters.needsSensor ? start.sensorAvailable : nil,
+            hingeAngle: hinge?.angle, tabletMode: hinge?.tabletMode, hingeProblem: hinge?.problem)), context: context)
         subscription.sendWhatIsPending()
     }
 

@@ -31,6 +31,10 @@ public final class OrientationHub: Sendable {
         var sensor: SensorStatus?
         var sensorAvailable: Bool { sensor?.available ?? false }
         var sensorChangedAt = Date().timeIntervalSince1970
+        /// Every accelerometer opened with the sensor, for `status`.
+        var devices: [SensorStatus] = []
+        var hinge = TabletModeDetector.State(problem: HubUpdate.noHingeYet)
+        var hingeChangedAt = Date().timeIntervalSince1970
 
         /// Records a change of the orientation (none if it is the one held).
         mutating func change(to newOrientation: Orientation, at time: Double) {
@@ -64,7 +68,8 @@ public final class OrientationHub: Sendable {
                       driving: lock.locked ? lock.orientation : lastInPlane, locked: lock.locked,
                       sensorAvailability: SensorAvailabilityEvent(
                         available: sensorAvailable, device: sensorAvailable ? sensor?.device : nil,
-                        reason: sensorAvailable ? nil : sensor?.problem, timestamp: sensorChangedAt))
+                        reason: sensorAvailable ? nil : sensor?.problem, timestamp: sensorChangedAt),
+                      hinge: hinge, hingeChangedAt: hingeChangedAt)
         }
     }
 
@@ -141,11 +146,23 @@ public final class OrientationHub: Sendable {
         for waiter in waiters { waiter() }
     }
 
-    /// A sensor was opened (at start, or after one was lost): subscribers hear of it.
-    public func sensorOpened(_ sensor: SensorStatus) {
+    /// The hinge angle or tablet mode of a convertible changed: subscribers hear of it.
+    public func hingeChanged(_ hinge: TabletModeDetector.State) {
+        state.withLockedValue { state in
+            guard hinge != state.hinge else { return }
+            state.hinge = hinge
+            state.hingeChangedAt = Date().timeIntervalSince1970
+            state.deliverUpdate()
+        }
+    }
+
+    /// A sensor was opened (at start, or after one was lost), with `devices`, every accelerometer
+    /// opened with it (itself first): subscribers hear of it.
+    public func sensorOpened(_ sensor: SensorStatus, devices: [SensorStatus]) {
         state.withLockedValue { state in
             let wasAvailable = state.sensorAvailable
             state.sensor = sensor
+            state.devices = devices
             guard !wasAvailable else { return }
             state.sensorChangedAt = Date().timeIntervalSince1970
             state.deliverUpdate()
@@ -157,6 +174,7 @@ public final class OrientationHub: Sendable {
     public func sensorLost(reason: String) {
         state.withLockedValue { state in
             state.sensor = (state.sensor ?? .noSensor).unavailable(because: reason)
+            state.devices = state.devices.map { $0.unavailable(because: reason) }
             let now = Date().timeIntervalSince1970
             state.sensorChangedAt = now
             state.change(to: .unknown, at: now)
@@ -251,7 +269,8 @@ public final class OrientationHub: Sendable {
                 server: serverName, uptime: (Double((NIODeadline.now() - startedAt).nanoseconds) / 1e8).rounded() / 10,
                 orientation: state.orientation, locked: state.lock.locked, clients: clients,
                 subscribers: state.subscriptions.count,
-                sensor: (state.sensor ?? .noSensor).reading(state.sensorAvailable && (demand?.isReading ?? true)))
+                sensor: (state.sensor ?? .noSensor).reading(state.sensorAvailable && (demand?.isReading ?? true)),
+                devices: state.devices.map { $0.reading($0.available && (demand?.isReading ?? true)) })
         }
     }
 }
@@ -274,9 +293,20 @@ struct HubUpdate: Sendable {
     let rotationLockLine: ByteBuffer
     let sensorAvailable: Bool
     let sensorAvailabilityLine: ByteBuffer
+    let hinge: TabletModeDetector.State
+    let hingeAngleLine: ByteBuffer
+    let tabletModeLine: ByteBuffer?
+
+    /// What the hinge state says before the sensors were opened.
+    static let noHingeYet = "no accelerometers opened yet"
 
     init(orientation: Orientation, previous: Orientation, sequence: Int, timestamp: Double, driving: Orientation?, locked: Bool,
-         sensorAvailability: SensorAvailabilityEvent) {
+         sensorAvailability: SensorAvailabilityEvent, hinge: TabletModeDetector.State, hingeChangedAt: Double) {
+        self.hinge = hinge
+        hingeAngleLine = ByteBuffer(bytes: Wire.line(HingeAngleDidChangeEvent(
+            hingeAngle: hinge.angle, problem: hinge.problem, timestamp: hingeChangedAt)))
+        tabletModeLine = hinge.tabletMode.map { ByteBuffer(bytes: Wire.line(TabletModeDidChangeEvent(
+            tabletMode: $0, hingeAngle: hinge.angle, timestamp: hingeChangedAt))) }
         sensorAvailable = sensorAvailability.available
         sensorAvailabilityLine = ByteBuffer(bytes: Wire.line(sensorAvailability))
         self.orientation = orientation

@@ -18,6 +18,8 @@ final class Subscription: @unchecked Sendable {
     private var toldInterface: InterfaceOrientation
     private var toldLocked: Bool
     private var toldSensorAvailable: Bool
+    private var toldHinge: (angle: Double?, problem: String?)
+    private var toldTabletMode: Bool?
     private let angleInterval: Double
     /// When the next angle sample is due (monotonic seconds).
     private var nextAngleDue = -Double.infinity
@@ -35,6 +37,8 @@ final class Subscription: @unchecked Sendable {
         toldInterface = interface.current
         toldLocked = start.locked
         toldSensorAvailable = start.sensorAvailable
+        toldHinge = (start.hinge.angle, start.hinge.problem)
+        toldTabletMode = start.hinge.tabletMode
         angleInterval = 1 / angleRate
     }
 
@@ -101,6 +105,15 @@ final class Subscription: @unchecked Sendable {
             write(InterfaceOrientationDidChangeEvent(interfaceOrientation: interface.current, previous: toldInterface,
                                                      deviceOrientation: driving, timestamp: latest.timestamp))
             toldInterface = interface.current
+        }
+        // Tablet mode first: it is what a desktop acts on.
+        if events.contains(.tabletModeDidChange), let line = latest.tabletModeLine, latest.hinge.tabletMode != toldTabletMode {
+            write(line)
+            toldTabletMode = latest.hinge.tabletMode
+        }
+        if events.contains(.hingeAngleDidChange), latest.hinge.angle != toldHinge.angle || latest.hinge.problem != toldHinge.problem {
+            write(latest.hingeAngleLine)
+            toldHinge = (latest.hinge.angle, latest.hinge.problem)
         }
         while !queuedAngles.isEmpty, channel.isWritable {
             let sample = queuedAngles.removeFirst()

@@ -6,6 +6,8 @@ public enum EventKind: String, Codable, Sendable, CaseIterable {
     case interfaceOrientationDidChange
     case rotationLockDidChange
     case angles
+    case hingeAngleDidChange
+    case tabletModeDidChange
 
     /// Events that need the sensor read while they are subscribed.
     public var needsSensor: Bool { self != .rotationLockDidChange }
@@ -73,6 +75,38 @@ public struct AnglesEvent: Codable, Equatable, Sendable {
 
     /// Rounded to what a sensor can tell apart, and never -0.
     private static func rounded(_ value: Double, _ scale: Double) -> Double { (value * scale).rounded() / scale + 0 }
+}
+
+/// `{"event": "hingeAngleDidChange", ...}`: on a convertible with a display and a base
+/// accelerometer, the angle between its halves moved by 5° or more, or could no longer be told.
+public struct HingeAngleDidChangeEvent: Codable, Equatable, Sendable {
+    public var event = EventKind.hingeAngleDidChange.rawValue
+    /// Degrees: 0 closed, about 110 a laptop, 180 flat, about 300 a tent, 360 a tablet. Absent
+    /// while it cannot be told; `problem` then says why.
+    public var hingeAngle: Double?
+    public var problem: String?
+    public var timestamp: Double
+
+    public init(hingeAngle: Double?, problem: String?, timestamp: Double) {
+        self.hingeAngle = hingeAngle
+        self.problem = problem
+        self.timestamp = timestamp
+    }
+}
+
+/// `{"event": "tabletModeDidChange", ...}`: the convertible became a tablet (hinge angle 200° or
+/// more) or stopped being one (160° or less).
+public struct TabletModeDidChangeEvent: Codable, Equatable, Sendable {
+    public var event = EventKind.tabletModeDidChange.rawValue
+    public var tabletMode: Bool
+    public var hingeAngle: Double?
+    public var timestamp: Double
+
+    public init(tabletMode: Bool, hingeAngle: Double?, timestamp: Double) {
+        self.tabletMode = tabletMode
+        self.hingeAngle = hingeAngle
+        self.timestamp = timestamp
+    }
 }
 
 /// `{"event": "sensorAvailability", ...}`: the accelerometer went away (`available` false, with the

@@ -21,10 +21,19 @@ public struct SubscribeResult: Codable, Equatable, Sendable {
     public var angleRate: Double?
     /// Whether there is a sensor to read (left out when no event subscribed needs one).
     public var sensorAvailable: Bool?
+    /// With hinge or tablet-mode events: the hinge angle and tablet mode now (each left out while
+    /// unknown), or why the hinge angle cannot be told.
+    public var hingeAngle: Double?
+    public var tabletMode: Bool?
+    public var hingeProblem: String?
 
     public init(events: [EventKind], orientation: Orientation, interfaceOrientation: InterfaceOrientation? = nil,
-                locked: Bool? = nil, angleRate: Double? = nil, sensorAvailable: Bool? = nil) {
+                locked: Bool? = nil, angleRate: Double? = nil, sensorAvailable: Bool? = nil,
+                hingeAngle: Double? = nil, tabletMode: Bool? = nil, hingeProblem: String? = nil) {
         self.events = events
+        self.hingeAngle = hingeAngle
+        self.tabletMode = tabletMode
+        self.hingeProblem = hingeProblem
         self.orientation = orientation
         self.sensorAvailable = sensorAvailable
         self.interfaceOrientation = interfaceOrientation
@@ -62,11 +71,16 @@ public struct StatusResult: Codable, Equatable, Sendable {
     public var locked: Bool
     public var clients: Int
     public var subscribers: Int
+    /// The accelerometer that drives the screen.
     public var sensor: SensorStatus
+    /// Every accelerometer read with it (the display one first; a convertible's base one
+    /// follows); empty while there is none.
+    public var devices: [SensorStatus]
 
     public init(server: String, protocol: Int = Wire.protocolVersion, uptime: Double, orientation: Orientation,
-                locked: Bool, clients: Int, subscribers: Int, sensor: SensorStatus) {
+                locked: Bool, clients: Int, subscribers: Int, sensor: SensorStatus, devices: [SensorStatus] = []) {
         self.server = server
+        self.devices = devices
         self.protocol = `protocol`
         self.uptime = uptime
         self.orientation = orientation
@@ -79,6 +93,9 @@ public struct StatusResult: Codable, Equatable, Sendable {
 
 /// What orientd reads, in `status`.
 public struct SensorStatus: Codable, Equatable, Sendable {
+    /// Stable across reboots: the URI and the driver's name, "local:/accel_3d" (absent while
+    /// there is no sensor).
+    public var id: String?
     /// The libiio context (`local:`, `ip:HOST`), or `replay:PATH` for a trace.
     public var uri: String
     public var device: String
@@ -95,8 +112,9 @@ public struct SensorStatus: Codable, Equatable, Sendable {
     public var available: Bool
     public var problem: String?
 
-    public init(uri: String, device: String, location: SensorLocation, mountMatrix: MountMatrix,
+    public init(id: String? = nil, uri: String, device: String, location: SensorLocation, mountMatrix: MountMatrix,
                 mountMatrixSource: String, rate: Double, reading: Bool, available: Bool = true, problem: String? = nil) {
+        self.id = id
         self.available = available
         self.problem = problem
         self.uri = uri

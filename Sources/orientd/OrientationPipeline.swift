@@ -6,14 +6,19 @@ import OrientationCore
 import OrientdHub
 import OrientdProtocol
 
-/// Sensor readings → classifier → hub, on the sensor thread: orientation changes, and angle
-/// samples while someone wants them. When the sensor sleeps for want of demand, the hub is told
+/// Sensor readings → classifier → hub, on the sensor thread: orientation changes from the display
+/// accelerometer, angle samples while someone wants them, and on a convertible the hinge angle
+/// and tablet mode from the display and base accelerometers together. When the sensor sleeps for want of demand, the hub is told
 /// its orientation may go stale, and the first sample after waking decides afresh; likewise after
 /// a sensor is (re)opened, which the hub hears of as its availability. Also tells the log when
 /// readings start failing and when they recover, once each rather than on every poll.
 final class OrientationPipeline: Sendable {
     private struct State {
         var classifier: Classifier
+        var tabletMode = TabletModeDetector()
+        /// The accelerometers opened: the display one drives the screen; a base one the hinge.
+        var display: String?
+        var base: String?
         var failingSince: Double?
         var failures = 0
         var paused = false
@@ -35,7 +40,12 @@ final class OrientationPipeline: Sendable {
     }
 
     @Sendable func handle(_ reading: Reading) {
-        let (change, angles, resumed) = state.withLockedValue { state -> (OrientationChange?, OrientationAngles?, Bool) in
+        if case .sample(let sample, let device) = reading, device != state.withLockedValue({ $0.display }) {
+            handleOtherDevice(sample, device: device)
+            return
+        }
+        if case .failure(_, _, let device) = reading, device != state.withLockedValue({ $0.display }) { return }
+        let (change, angles, resumed, hinge) = state.withLockedValue { state -> (OrientationChange?, OrientationAngles?, Bool, TabletModeDetector.State?) in
             switch reading {
             case .paused, .opened, .lost:
                 // Whatever the device does meanwhile is unknown: the first reading after waking
@@ -48,9 +58,17 @@ final class OrientationPipeline: Sendable {
                     state.failingSince = nil
                     state.failures = 0
                 }
+                if case .opened(let devices) = reading {
+                    state.display = devices.first?.id
+                    state.base = devices.dropFirst().first { $0.location == .base }?.id
+                }
+                if case .lost = reading { state.base = nil }
+                // After a pause the filters restart by themselves; the angle's history (what
+                // tells 0° from 360°) is kept, unless the accelerometers themselves changed.
+                if case .paused = reading {} else { state.tabletMode.reset() }
                 state.classifier.resume()
-                return (nil, nil, false)
-            case .sample(let sample):
+                return (nil, nil, false, nil)
+            case .sample(let sample, _):
                 let resumed = state.paused
                 state.paused = false
                 if let since = state.failingSince {
@@ -59,27 +77,31 @@ final class OrientationPipeline: Sendable {
                     state.failures = 0
                 }
                 let change = state.classifier.classify(sample)
-                return (change, state.classifier.angles, resumed)
-            case .failure(let error, let time):
+                let hinge = state.base == nil ? nil : state.tabletMode.display(sample)
+                return (change, state.classifier.angles, resumed, hinge)
+            case .failure(let error, let time, _):
                 if state.failingSince == nil {
                     state.failingSince = time
                     logger.warning("cannot use a sensor reading: \(error); holding \(state.classifier.orientation) until readings are good again")
                 }
                 state.failures += 1
-                return (state.classifier.noteMissingReading(at: time), nil, false)
+                return (state.classifier.noteMissingReading(at: time), nil, false, nil)
             }
         }
         switch reading {
         case .paused:
             hub.sensorPaused()
-        case .opened(let info):
+        case .opened(let devices):
             hub.sensorPaused()
-            hub.sensorOpened(SensorStatus(
-                uri: info.uri, device: info.device, location: info.location, mountMatrix: info.mountMatrix,
-                mountMatrixSource: info.mountMatrixSource, rate: rate, reading: true))
+            let statuses = devices.map(status)
+            if let display = statuses.first { hub.sensorOpened(display, devices: statuses) }
+            hub.hingeChanged(TabletModeDetector.State(problem: devices.contains { $0.location == .base } ? "waiting for readings"
+                : "no base accelerometer: the hinge angle needs one in the display and one in the base"))
         case .lost(let reason):
             hub.sensorLost(reason: reason)
-        case .sample(let sample):
+            hub.hingeChanged(TabletModeDetector.State(problem: "the accelerometers are unavailable: \(reason)"))
+        case .sample(let sample, _):
+            if let hinge { hub.hingeChanged(hinge) }
             if let angles, hub.wantsAngles {
                 hub.publishAngles(angles, acceleration: sample.acceleration, time: sample.time, timestamp: Date().timeIntervalSince1970)
             }
@@ -95,6 +117,19 @@ final class OrientationPipeline: Sendable {
         }
         // After the change is published, so whoever waited for a fresh reading is told of it.
         if resumed { hub.sensorResumed() }
+    }
+
+    /// A sample of an accelerometer other than the display's: the base one feeds the hinge angle.
+    private func handleOtherDevice(_ sample: AccelerometerSample, device: String) {
+        let hinge = state.withLockedValue { state in
+            device == state.base ? state.tabletMode.base(sample) : nil
+        }
+        if let hinge { hub.hingeChanged(hinge) }
+    }
+
+    private func status(of info: SensorInfo) -> SensorStatus {
+        SensorStatus(id: info.id, uri: info.uri, device: info.device, location: info.location, mountMatrix: info.mountMatrix,
+                     mountMatrixSource: info.mountMatrixSource, rate: rate, reading: true)
     }
 
     private func seconds(_ value: Double) -> String {

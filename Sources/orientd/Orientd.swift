@@ -171,10 +171,11 @@ extension Orientd {
         }
         let (uri, rate) = (settings.uri, settings.rate)
         return SensorPoller(rate: rate, demand: demand, heartbeat: heartbeat, logger: logger, open: {
-            let sensor = try IIOAccelerometer(uri: uri, logger: logger)
-            let info = sensor.info
-            logger.info("reading \(info.device) at \(info.uri) (\(info.location)) \(rate == rate.rounded() ? String(Int(rate)) : String(rate)) times a second; mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")
-            return sensor
+            let sensors = try IIOAccelerometer.openAll(uri: uri, logger: logger)
+            for info in sensors.map(\.info) {
+                logger.info("reading \(info.device) at \(info.uri) (\(info.location), id \(info.id)) \(rate == rate.rounded() ? String(Int(rate)) : String(rate)) times a second; mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")
+            }
+            return sensors
         }, onReading: onReading)
     }
 }

@@ -52,6 +52,30 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
         return try EmulatedAccelerometer(attributes: attributes, properties: properties)
     }
 
+    /// A 360° convertible: `standard`'s accelerometer in the display, and one of the same driver in
+    /// the base (iio:device1, sysfs label `accel-base`), both at 1 g = 256 counts, as `pose` stands.
+    public static func convertible(_ pose: (display: Vector3, base: Vector3)) throws -> EmulatedAccelerometer {
+        var base = "P: \(baseDevicePath)\nN: iio:device1\nE: SUBSYSTEM=iio\nE: DEVNAME=/dev/iio:device1\n"
+        var attributes = standardAttributes(.portrait)
+        attributes["label"] = "accel-base"
+        for (file, value) in attributes.sorted(by: { $0.key < $1.key }) { base += "A: \(file)=\(value)\\n\n" }
+        let sensor = try EmulatedAccelerometer(attributes: standardAttributes(.portrait), otherDevices: base)
+        sensor.pose(display: pose.display, base: pose.base)
+        return sensor
+    }
+
+    public static let baseDevicePath = "/devices/platform/orientd-test/iio:device1"
+
+    /// Sets both halves of a `convertible` at once, from accelerations in m/s².
+    public func pose(display: Vector3, base: Vector3) {
+        let counts = { (v: Vector3) in Vector3((v.x / 9.80665 * Self.countsPerG).rounded(), (v.y / 9.80665 * Self.countsPerG).rounded(), (v.z / 9.80665 * Self.countsPerG).rounded()) }
+        setRaw(counts(display))
+        let baseCounts = counts(base)
+        for (axis, value) in [("x", baseCounts.x), ("y", baseCounts.y), ("z", baseCounts.z)] {
+            set("in_accel_\(axis)_raw", Self.format(value), device: Self.baseDevicePath)
+        }
+    }
+
     /// The sysfs attributes of `standard`'s accelerometer.
     public static func standardAttributes(_ orientation: Orientation) -> [String: String] {
         let raw = rawCounts(for: orientation)
@@ -99,8 +123,8 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
 
     /// Replaces a sysfs attribute's value in one step (write a new file, rename it over the old),
     /// so the daemon never reads a half-written value.
-    public func set(_ file: String, _ value: String) {
-        let path = root + "/sys" + Self.devicePath + "/" + file
+    public func set(_ file: String, _ value: String, device: String = devicePath) {
+        let path = root + "/sys" + device + "/" + file
         let temporary = path + ".new"
         _ = FileManager.default.createFile(atPath: temporary, contents: Data((value + "\n").utf8))
         _ = rename(temporary, path)

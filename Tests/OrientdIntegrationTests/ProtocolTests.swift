@@ -1,5 +1,6 @@
 import EmulatedSensor
 import Foundation
+import ScenarioCorpus
 import ProcessHarness
 import OrientationCore
 import OrientdProtocol
@@ -41,14 +42,22 @@ extension IntegrationTests {
         /// Replays a documented session against the real daemon, line by line.
         @Test("docs/protocol.md examples", arguments: documentedSessions)
         func documentedExample(session: Session) throws {
-            let start = try #require(session.lines.first.flatMap { Self.orientation(after: "# the device is in ", in: $0) },
-                                     "a session starts with '# the device is in ORIENTATION'")
-            let sensor = try EmulatedAccelerometer.standard(start)
+            let first = session.lines.first ?? ""
+            let sensor: EmulatedAccelerometer
+            if let pose = Self.pose(after: "# the convertible is ", in: first) {
+                sensor = try EmulatedAccelerometer.convertible((pose.display, pose.base))
+            } else {
+                let start = try #require(Self.orientation(after: "# the device is in ", in: first),
+                                         "a session starts with '# the device is in ORIENTATION' or '# the convertible is POSE'")
+                sensor = try EmulatedAccelerometer.standard(start)
+            }
             let daemon = try Daemon(sensor: sensor)
             let connection = try rawConnection(to: daemon)
             for line in session.lines.dropFirst() {
                 if let orientation = Self.orientation(after: "# the device turns to ", in: line) {
                     sensor.turn(to: orientation)
+                } else if let pose = Self.pose(after: "# the convertible turns to ", in: line) {
+                    sensor.pose(display: pose.display, base: pose.base)
                 } else if line == "# a second passes" {
                     Thread.sleep(forTimeInterval: 1)
                 } else if line.hasPrefix("→ ") {
@@ -67,15 +76,22 @@ extension IntegrationTests {
             }
         }
 
+        static func pose(after prefix: String, in line: String) -> ConvertiblePose? {
+            line.hasPrefix(prefix) ? ConvertiblePose.named(String(line.dropFirst(prefix.count))) : nil
+        }
+
         static func orientation(after prefix: String, in line: String) -> Orientation? {
             line.hasPrefix(prefix) ? Orientation(rawValue: String(line.dropFirst(prefix.count))) : nil
         }
 
-        /// Equal member by member, except that `timestamp`, `uptime` and `server` need only have the same type.
+        /// Equal member by member, except that `timestamp`, `uptime`, `server` and `hingeAngle` need
+        /// only have the same type.
         static func matches(_ received: JSONValue, _ expected: JSONValue, key: String? = nil) -> Bool {
             switch (received, expected, key) {
             case (.number, .number, "timestamp"), (.integer, .number, "timestamp"), (.string, .string, "server"),
-                 (.number, .number, "uptime"), (.integer, .number, "uptime"):
+                 (.number, .number, "uptime"), (.integer, .number, "uptime"),
+                 (.number, .number, "hingeAngle"), (.integer, .number, "hingeAngle"), (.number, .integer, "hingeAngle"),
+                 (.integer, .integer, "hingeAngle"):
                 return true
             case (.object(let got), .object(let want), _):
                 return got.keys.sorted() == want.keys.sorted()
