@@ -34,6 +34,13 @@ struct Status: ParsableCommand {
             reading:       \(sensor?["reading"] == .bool(true) ? "yes" : "no (no client needs it)"), \(text(sensor?["rate"])) times a second while it does
             mount matrix:  \(text(sensor?["mountMatrix"])) from \(text(sensor?["mountMatrixSource"]))
             """)
+        // A convertible's base accelerometer (or any other) is read along with the display one.
+        if case .array(let devices)? = status["devices"], devices.count > 1 {
+            Output.line("accelerometers:")
+            for device in devices {
+                Output.line("  \(text(device["id"])): \(text(device["device"])) (\(text(device["location"])))\(device["available"] == .bool(false) ? ", unavailable" : "")")
+            }
+        }
     }
 }
 

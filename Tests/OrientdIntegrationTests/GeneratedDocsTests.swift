@@ -21,7 +21,7 @@ extension IntegrationTests {
         @Test func manPagesCoverEveryCommandAndOption() throws {
             let commands: [(page: String, arguments: [String], tool: String)] =
                 [("orientd", [], "orientd"), ("orientctl", [], "orientctl")]
-                + ["get", "monitor", "watch", "angles", "record", "status", "lock", "unlock"].map { ("orientctl.\($0)", [$0], "orientctl") }
+                + ["get", "monitor", "watch", "angles", "record", "status", "tablet-mode", "lock", "unlock"].map { ("orientctl.\($0)", [$0], "orientctl") }
             for command in commands {
                 let path = "\(Self.root)/man/man1/\(command.page).1"
                 let page = try #require(try? String(contentsOfFile: path, encoding: .utf8), "no man page \(path): \(Self.regenerate)")
