@@ -110,6 +110,17 @@ private struct Reader {
         let where_ = key.section == .classifier ? "classifier.\(key.name)" : key.name
         // Problems are reported on the key's line: a value may sit on later lines (block scalars)
         // or come from an alias defined elsewhere.
+        if key.takesList, let items = node.sequence {
+            let texts = items.compactMap { $0.scalar.map(\.string) }
+            guard texts.count == items.count, !texts.isEmpty else {
+                report(line: line ?? node.mark?.line, "\(where_): expected a list of \(key.accepts), got \(describe(node))")
+                return
+            }
+            if let problem = key.apply(texts.joined(separator: ","), to: &settings) {
+                report(line: line ?? node.mark?.line, "\(where_): \(problem)")
+            }
+            return
+        }
         guard let scalar = node.scalar, !isNull(node) else {
             report(line: line ?? node.mark?.line, "\(where_): expected \(key.accepts), got \(describe(node))")
             return

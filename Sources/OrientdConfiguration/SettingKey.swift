@@ -18,6 +18,8 @@ public struct SettingKey: Sendable {
     public let summary: String
     /// What a valid value looks like, in words ("milliseconds, 0 to 5000").
     public let accepts: String
+    /// Whether the config file may give a list (a YAML sequence); its items are joined with commas.
+    public var takesList = false
     private let store: @Sendable (String, inout DaemonSettings) -> String?
     private let read: @Sendable (DaemonSettings) -> SettingText
 
@@ -52,10 +54,7 @@ extension SettingKey {
     public static let all: [SettingKey] = daemonKeys + classifierKeys
 
     static let daemonKeys: [SettingKey] = [
-        text("uri", \.uri, accepts: "a libiio URI",
-             "libiio context to read: 'local:' for this machine, 'ip:HOST[:PORT]' for a board running iiod.") { uri in
-            uri == "local:" || (uri.hasPrefix("ip:") && uri.count > 3) ? nil : "expected 'local:' or 'ip:HOST[:PORT]', got '\(uri)'"
-        },
+        uriList,
         text("socket", \.socketPath, accepts: "an absolute path, at most 107 bytes",
              "Unix socket to serve; by default $ORIENTD_SOCKET, else /run/orientd.sock.") { path in
             if !path.hasPrefix("/") { return "expected an absolute path, got '\(path)'" }
@@ -132,6 +131,30 @@ extension SettingKey {
         judge("stale-after-ms", \.staleAfterMs, unit: "milliseconds", range: 100...60000,
               "Without a reliable reading for this long, the orientation becomes unknown."),
     ]
+
+    /// One URI, or several separated by commas (a list in the file, a repeated flag); the first
+    /// one's display accelerometer drives the screen.
+    private static let uriList: SettingKey = {
+        var key = SettingKey(
+            name: "uri", section: .daemon,
+            summary: "libiio contexts to read: 'local:' for this machine, 'ip:HOST[:PORT]' for a board running iiod. Several may be given (repeat the flag, or a list in the file); the first one's display accelerometer drives the screen.",
+            accepts: "libiio URIs",
+            store: { text, settings in
+                let uris = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                if uris.isEmpty { return "expected at least one URI, 'local:' or 'ip:HOST[:PORT]'" }
+                for uri in uris where !(uri == "local:" || (uri.hasPrefix("ip:") && uri.count > 3)) {
+                    return "expected 'local:' or 'ip:HOST[:PORT]', got '\(uri)'"
+                }
+                if let twice = uris.first(where: { uri in uris.filter { $0 == uri }.count > 1 }) {
+                    return "'\(twice)' is given twice; each context is read once"
+                }
+                settings.uris = uris
+                return nil
+            },
+            read: { SettingText(text: $0.uris.joined(separator: ", "), isString: true) })
+        key.takesList = true
+        return key
+    }()
 
     private static func text(
         _ name: String, _ keyPath: WritableKeyPath<DaemonSettings, String> & Sendable, accepts: String, _ summary: String,

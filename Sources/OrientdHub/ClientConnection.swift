@@ -16,13 +16,17 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
     /// 8 KiB (HubServer sets the read size). More than this closes the connection.
     static let queuedBytesLimit = 64 * 1024
 
-    private let hub: OrientationHub
+    private let hubs: DeviceHubs
+    /// The main hub: the screen's orientation, the rotation lock, the hello.
+    private var hub: OrientationHub { hubs.main }
     private let clients: ClientCount
     private let sensorRate: Double
     private var logger: Logger
     private var peer: PeerCredentials?
     private var admitted = false
     private var subscription: Subscription?
+    /// The hub `subscription` belongs to.
+    private var subscribedHub: OrientationHub?
     /// Set while a request waits for a fresh reading; later requests queue behind it, so replies
     /// keep the order of the requests.
     private var waitingForSensor = false
@@ -31,8 +35,8 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
     private var queuedBytes = 0
     private static let blanks: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r")]
 
-    init(hub: OrientationHub, clients: ClientCount, sensorRate: Double, logger: Logger) {
-        self.hub = hub
+    init(hubs: DeviceHubs, clients: ClientCount, sensorRate: Double, logger: Logger) {
+        self.hubs = hubs
         self.clients = clients
         self.sensorRate = sensorRate
         self.logger = logger
@@ -151,10 +155,12 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
         }
         switch Method(rawValue: request.method) {
         case .get:
-            afterFreshReading(context: context) { [self] in
+            guard let hub = namedHub(request, context: context) else { return }
+            afterFreshReading(hub, context: context) { [self] in
                 send(SuccessReply(id: request.id, result: OrientationResult(orientation: hub.orientation)), context: context)
             }
         case .subscribe:
+            guard let hub = namedHub(request, context: context) else { return }
             let parameters: SubscribeParameters
             do {
                 parameters = try SubscribeParameters(request.parameters)
@@ -164,17 +170,18 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
             }
             // A subscription to the lock alone needs no reading, so it wakes nothing.
             guard parameters.needsSensor else {
-                subscribe(parameters, id: request.id, context: context)
+                subscribe(parameters, to: hub, id: request.id, context: context)
                 return
             }
-            afterFreshReading(context: context) { [self] in
-                subscribe(parameters, id: request.id, context: context)
+            afterFreshReading(hub, context: context) { [self] in
+                subscribe(parameters, to: hub, id: request.id, context: context)
             }
         case .unsubscribe:
+            let orientation = (subscribedHub ?? hub).orientation
             unsubscribe()
-            send(SuccessReply(id: request.id, result: OrientationResult(orientation: hub.orientation)), context: context)
+            send(SuccessReply(id: request.id, result: OrientationResult(orientation: orientation)), context: context)
         case .status:
-            send(SuccessReply(id: request.id, result: hub.status(clients: clients.connected)), context: context)
+            send(SuccessReply(id: request.id, result: hubs.status(clients: clients.connected)), context: context)
         case .ping:
             send(SuccessReply(id: request.id, result: PingResult()), context: context)
         case .lock, .unlock:
@@ -185,7 +192,7 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
             }
             // Locking freezes the orientation of the moment: read it afresh if the sensor slept.
             let locked = request.method == Method.lock.rawValue
-            afterFreshReading(context: context) { [self] in
+            afterFreshReading(hub, context: context) { [self] in
                 let persisted = hub.setLock(locked)
                 send(SuccessReply(id: request.id, result: LockResult(locked: locked, persisted: persisted)), context: context)
             }
@@ -196,7 +203,25 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
-    private func subscribe(_ parameters: SubscribeParameters, id: RequestID, context: ChannelHandlerContext) {
+    /// The hub of the request's `device` (an accelerometer's id or a URI; the main hub without
+    /// one), or nil after answering with `unknown-device`.
+    private func namedHub(_ request: Request, context: ChannelHandlerContext) -> OrientationHub? {
+        let device: String?
+        switch request.parameters["device"] {
+        case nil: device = nil
+        case .string(let name)?: device = name
+        case let other?:
+            send(ErrorReply(id: request.id, error: ProtocolError(
+                .invalidParameters, "\"device\" must be a string: an id from status, or a URI; got \(other.compactDescription)")), context: context)
+            return nil
+        }
+        if let hub = hubs.hub(for: device) { return hub }
+        send(ErrorReply(id: request.id, error: ProtocolError(
+            .unknownDevice, "no accelerometer '\(device ?? "")'; orientd reads: \(hubs.knownDevices.joined(separator: ", "))")), context: context)
+        return nil
+    }
+
+    private func subscribe(_ parameters: SubscribeParameters, to hub: OrientationHub, id: RequestID, context: ChannelHandlerContext) {
         unsubscribe()
         let angleRate = min(parameters.angleRate ?? sensorRate, sensorRate)
         let channel = context.channel
@@ -204,6 +229,7 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
             Subscription(channel: channel, parameters: parameters, start: start, angleRate: angleRate)
         }
         self.subscription = subscription
+        subscribedHub = hub
         let events = parameters.events
         let hinge = events.contains(.hingeAngleDidChange) || events.contains(.tabletModeDidChange) ? start.hinge : nil
         send(SuccessReply(id: id, result: SubscribeResult(
@@ -218,7 +244,7 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
 
     /// Runs `body` once the hub's orientation is a real reading: at once while the sensor is
     /// awake; after it has woken and read otherwise (or after `freshnessTimeout`, with what is known).
-    private func afterFreshReading(context: ChannelHandlerContext, _ body: @escaping () -> Void) {
+    private func afterFreshReading(_ hub: OrientationHub, context: ChannelHandlerContext, _ body: @escaping () -> Void) {
         let eventLoop = context.eventLoop
         let whenFresh = NIOLoopBoundBox(Optional<() -> Void>.none, eventLoop: eventLoop)
         guard let ticket = hub.waitForFreshness({ eventLoop.execute { whenFresh.value?() } }) else {
@@ -232,7 +258,7 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
             guard !done else { return }
             done = true
             let (connection, context, body) = waiting.value
-            connection.hub.stopWaiting(ticket)
+            hub.stopWaiting(ticket)
             guard context.channel.isActive else { return }
             body()
             connection.waitingForSensor = false
@@ -247,10 +273,11 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
 
     private func unsubscribe() {
         if let subscription {
-            hub.remove(subscription)
+            subscribedHub?.remove(subscription)
             subscription.cancel()
         }
         subscription = nil
+        subscribedHub = nil
     }
 
     private func closeAfterSending(_ message: some Encodable, context: ChannelHandlerContext) {

@@ -28,7 +28,7 @@ public struct HubServer: Service {
     /// the backlog until `run()`, so none is greeted before the first reading, nor before the
     /// service group handles SIGTERM (a client that was greeted may rely on a clean stop). At most
     /// `maximumClients` are served at once. Refuses to take over a socket another live daemon serves.
-    public static func bind(_ listener: Listener, hub: OrientationHub, sensorRate: Double, maximumClients: Int,
+    public static func bind(_ listener: Listener, hubs: DeviceHubs, sensorRate: Double, maximumClients: Int,
                             maximumClientsPerUser: Int, logger: Logger) async throws -> HubServer {
         let group = MultiThreadedEventLoopGroup.singleton
         if case .path(let socketPath) = listener, FileManager.default.fileExists(atPath: socketPath),
@@ -55,7 +55,7 @@ public struct HubServer: Service {
                 return channel.eventLoop.makeCompletedFuture {
                     let handlers = channel.pipeline.syncOperations
                     try handlers.addHandler(ByteToMessageHandler(BoundedLineDecoder(maximumLength: Wire.maximumRequestLength)))
-                    try handlers.addHandler(ClientConnection(hub: hub, clients: clients, sensorRate: sensorRate, logger: logger))
+                    try handlers.addHandler(ClientConnection(hubs: hubs, clients: clients, sensorRate: sensorRate, logger: logger))
                 }
             }
         switch listener {

@@ -108,6 +108,9 @@ public final class OrientationHub: Sendable {
 
     public var orientation: Orientation { state.withLockedValue { $0.orientation } }
 
+    /// The ids of the accelerometers this hub's sensor was opened with.
+    public var deviceIDs: [String] { state.withLockedValue { $0.devices.compactMap(\.id) } }
+
     // MARK: From the sensor
 
     /// Records a change and hands it to every subscriber. A change to the orientation already

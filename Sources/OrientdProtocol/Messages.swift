@@ -10,6 +10,7 @@ public struct ProtocolError: Codable, Equatable, Sendable, Error {
         case tooManyClients = "too-many-clients"
         case invalidParameters = "invalid-params"
         case permissionDenied = "permission-denied"
+        case unknownDevice = "unknown-device"
     }
 
     public var code: Code

@@ -76,5 +76,5 @@ public struct SubscribeParameters: Equatable, Sendable {
 
 extension JSONValue {
     /// The value as compact JSON, for error messages.
-    var compactDescription: String { String(decoding: Wire.line(self).dropLast(), as: UTF8.self) }
+    public var compactDescription: String { String(decoding: Wire.line(self).dropLast(), as: UTF8.self) }
 }

@@ -106,42 +106,59 @@ struct Orientd: AsyncParsableCommand {
     /// is ready and serves until SIGTERM or SIGINT.
     private func serve(_ settings: DaemonSettings, configuration origin: String, logger: Logger) async throws {
         let notifier = SystemdNotifier()
-        // A replayed trace plays regardless of clients; a sensor is read only while one needs it.
-        let demand = replay == nil ? ReadingDemand() : nil
-        let hub = OrientationHub(
-            serverName: "orientd \(Self.version)",
-            lockPolicy: LockPolicy(groupName: settings.lockGroup, logger: logger),
-            // A replay is an experiment: it keeps the rotation lock only where --state-file says.
-            lockStore: replay == nil || daemonFlags.stateFile != nil ? RotationLockStore(path: settings.stateFile) : nil,
-            demand: demand.map(PollerDemand.init), logger: logger)
+        // One context read by one feed for each URI (a replay is one feed), each with its hub;
+        // the first one's hub is the main one: the screen, and the rotation lock.
+        let sensors = (replay.map { ["replay:\($0)"] } ?? settings.uris).enumerated().map { index, uri in
+            // A replayed trace plays regardless of clients; a sensor is read only while one needs it.
+            let demand = replay == nil ? ReadingDemand() : nil
+            let hub = OrientationHub(
+                serverName: "orientd \(Self.version)",
+                lockPolicy: LockPolicy(groupName: settings.lockGroup, logger: logger),
+                // A replay is an experiment: it keeps the rotation lock only where --state-file says.
+                lockStore: index == 0 && (replay == nil || daemonFlags.stateFile != nil) ? RotationLockStore(path: settings.stateFile) : nil,
+                demand: demand.map(PollerDemand.init), logger: logger)
+            return (uri: uri, demand: demand, hub: hub)
+        }
+        let hubs = DeviceHubs(sensors.map { DeviceHubs.Entry(uri: $0.uri, hub: $0.hub) })
         let server: HubServer
         do {
             let listener: HubServer.Listener = try SocketActivation.passedSocket().map { .passed(descriptor: $0) }
                 ?? .path(settings.socketPath)
             server = try await HubServer.bind(
-                listener, hub: hub, sensorRate: settings.rate,
+                listener, hubs: hubs, sensorRate: settings.rate,
                 maximumClients: FileDescriptorBudget.clients(wanted: settings.maxClients, logger: logger),
                 maximumClientsPerUser: settings.maxClientsPerUser, logger: logger)
         } catch {
             throw DaemonFailure("\(error)")
         }
 
-        let pipeline = OrientationPipeline(hub: hub, settings: settings.classifier, rate: settings.rate, logger: logger)
+        // The watchdog follows the main feed: a remote board that hangs is libiio's network
+        // timeout's business (5 s), and must not restart the daemon serving everyone else.
         let heartbeat = notifier.heartbeatInterval.map { SensorPoller.Heartbeat(interval: $0, beat: notifier.heartbeat) }
-        let feed: any SampleFeed
+        var feeds: [any SampleFeed] = []
         var hotplug: HotplugMonitor?
         do {
-            feed = try makeFeed(settings, demand: demand, heartbeat: heartbeat, onReading: pipeline.handle, logger: logger)
-            if let poller = feed as? SensorPoller, settings.uri.hasPrefix("local:") {
-                do {
-                    hotplug = try HotplugMonitor(logger: logger, onEvent: poller.hotplug)
-                } catch {
-                    logger.warning("\(error); a sensor that comes or goes is noticed within \(Int(SensorPoller.longestReopenDelay)) s instead")
+            for (index, sensor) in sensors.enumerated() {
+                let pipeline = OrientationPipeline(hub: sensor.hub, settings: settings.classifier, rate: settings.rate, logger: logger)
+                let feed = try makeFeed(uri: sensor.uri, rate: settings.rate, demand: sensor.demand,
+                                        heartbeat: index == 0 ? heartbeat : nil, onReading: pipeline.handle, logger: logger)
+                feeds.append(feed)
+                if let poller = feed as? SensorPoller, sensor.uri.hasPrefix("local:") {
+                    do {
+                        hotplug = try HotplugMonitor(logger: logger, onEvent: poller.hotplug)
+                    } catch {
+                        logger.warning("\(error); a sensor that comes or goes is noticed within \(Int(SensorPoller.longestReopenDelay)) s instead")
+                    }
                 }
             }
-            _ = try await feed.start()
+            // Together: an unreachable board must not hold up the others.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for feed in feeds { group.addTask { _ = try await feed.start() } }
+                try await group.waitForAll()
+            }
         } catch {
             hotplug?.stop()
+            for feed in feeds { feed.stop() }
             await server.close()
             throw DaemonFailure("\(error)")
         }
@@ -149,11 +166,11 @@ struct Orientd: AsyncParsableCommand {
         if server.socketPath != settings.socketPath {
             logger.notice("serving the socket systemd passed, not \(settings.socketPath) (the socket setting); move it with 'systemctl edit orientd.socket'")
         }
-        notifier.ready(status: SystemdStatusService.line(hub.status(clients: 0)))
+        notifier.ready(status: SystemdStatusService.line(hubs.main.status(clients: 0)))
 
         let group = ServiceGroup(
-            services: [SensorService(feed: feed, hotplug: hotplug, notifier: notifier), server,
-                       SystemdStatusService(hub: hub, clients: { server.connectedClients }, notifier: notifier)],
+            services: [SensorService(feeds: feeds, hotplug: hotplug, notifier: notifier), server,
+                       SystemdStatusService(hub: hubs.main, clients: { server.connectedClients }, notifier: notifier)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
         try await group.run()
@@ -161,15 +178,14 @@ struct Orientd: AsyncParsableCommand {
 }
 
 extension Orientd {
-    /// The libiio poller, or the trace player for --replay.
-    func makeFeed(_ settings: DaemonSettings, demand: ReadingDemand?, heartbeat: SensorPoller.Heartbeat?,
+    /// The libiio poller of `uri`, or the trace player for --replay.
+    func makeFeed(uri: String, rate: Double, demand: ReadingDemand?, heartbeat: SensorPoller.Heartbeat?,
                   onReading: @escaping @Sendable (Reading) -> Void, logger: Logger) throws -> any SampleFeed {
         if let replay {
             let player = try TracePlayer(path: replay, realTime: !fast, logger: logger, onReading: onReading)
             logger.info("replaying \(player.info.device) from \(replay)\(fast ? " as fast as possible" : " in real time")")
             return player
         }
-        let (uri, rate) = (settings.uri, settings.rate)
         return SensorPoller(rate: rate, demand: demand, heartbeat: heartbeat, logger: logger, open: {
             let sensors = try IIOAccelerometer.openAll(uri: uri, logger: logger)
             for info in sensors.map(\.info) {

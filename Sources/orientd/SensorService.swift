@@ -1,10 +1,10 @@
 import AccelerometerIO
 import ServiceLifecycle
 
-/// Keeps the sensor feed (and the udev monitor that tells it of devices coming and going)
+/// Keeps the sensor feeds (and the udev monitor that tells them of devices coming and going)
 /// running for the life of the daemon; on shutdown tells systemd orientd is stopping, and stops them.
 struct SensorService: Service {
-    let feed: any SampleFeed
+    let feeds: [any SampleFeed]
     let hotplug: HotplugMonitor?
     let notifier: SystemdNotifier
 
@@ -12,6 +12,6 @@ struct SensorService: Service {
         try? await gracefulShutdown()
         notifier.stopping()
         hotplug?.stop()
-        feed.stop()
+        for feed in feeds { feed.stop() }
     }
 }

@@ -5,7 +5,7 @@ import OrientdProtocol
 /// The flags that mirror config-file keys, one per `SettingKey`, with the same name. Values stay
 /// text here and are checked by the key itself, so a flag and a file line are judged alike.
 struct DaemonFlags: ParsableArguments {
-    @Option(help: help("uri")) var uri: String?
+    @Option(help: help("uri")) var uri: [String] = []
     @Option(help: help("socket")) var socket: String?
     @Option(help: help("rate")) var rate: String?
     @Option(help: help("max-clients")) var maxClients: String?
@@ -15,7 +15,7 @@ struct DaemonFlags: ParsableArguments {
     @Option(help: help("log-level")) var logLevel: String?
 
     var given: [(key: String, value: String?)] {
-        [("uri", uri), ("socket", socket), ("rate", rate), ("max-clients", maxClients),
+        [("uri", uri.isEmpty ? nil : uri.joined(separator: ",")), ("socket", socket), ("rate", rate), ("max-clients", maxClients),
          ("max-clients-per-user", maxClientsPerUser), ("state-file", stateFile), ("lock-group", lockGroup),
          ("log-level", logLevel)]
     }

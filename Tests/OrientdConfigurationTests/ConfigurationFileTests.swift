@@ -42,7 +42,7 @@ private func problems(_ text: String) -> [String] {
               gravity: 9.81
             """)
         var expected = defaults
-        expected.uri = "ip:192.0.2.7:30431"
+        expected.uris = ["ip:192.0.2.7:30431"]
         expected.socketPath = "/run/user/1000/orientd.sock"
         expected.rate = 25
         expected.maxClients = 16
@@ -56,7 +56,7 @@ private func problems(_ text: String) -> [String] {
     @Test func theTemplateReadsBackToTheSettingsItWasWrittenFrom() throws {
         #expect(try read(ConfigurationTemplate.render(defaults, defaults: defaults)) == defaults)
         var changed = defaults
-        changed.uri = "ip:board.local"
+        changed.uris = ["ip:board.local"]
         changed.socketPath = "/tmp/a \"quoted\" name.sock"
         changed.rate = 12.5
         changed.classifier.faceDelayMs = 750
@@ -111,6 +111,19 @@ private func problems(_ text: String) -> [String] {
             #expect(problems("rate: \(text)\n").count == 1, "\(text)")
         }
         #expect(problems("uri: \"usb:\"\n") == ["orientd.conf:1: uri: expected 'local:' or 'ip:HOST[:PORT]', got 'usb:'"])
+    }
+
+    /// Several contexts: a YAML list, or one string with commas (what repeated flags become).
+    @Test func severalURIs() throws {
+        #expect(try read("uri: [\"local:\", \"ip:192.0.2.7\"]\n").uris == ["local:", "ip:192.0.2.7"])
+        #expect(try read("uri:\n  - \"local:\"\n  - \"ip:board:30431\"\n").uris == ["local:", "ip:board:30431"])
+        #expect(try read("uri: \"ip:a, ip:b\"\n").uris == ["ip:a", "ip:b"])
+        #expect(problems("uri: [\"local:\", \"usb:\"]\n") == ["orientd.conf:1: uri: expected 'local:' or 'ip:HOST[:PORT]', got 'usb:'"])
+        #expect(problems("uri: [\"ip:a\", \"ip:a\"]\n") == ["orientd.conf:1: uri: 'ip:a' is given twice; each context is read once"])
+        #expect(problems("uri: []\n") == ["orientd.conf:1: uri: expected a list of libiio URIs, got a list"])
+        var settings = defaults
+        try settings.apply(flags: [("uri", "local:,ip:127.0.0.1:30431")])
+        #expect(settings.uris == ["local:", "ip:127.0.0.1:30431"])
     }
 
     @Test func aValueOnLaterLinesIsReportedOnItsKeysLine() {

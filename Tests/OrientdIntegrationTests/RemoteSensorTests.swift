@@ -1,5 +1,6 @@
 import EmulatedSensor
 import Foundation
+import OrientdClient
 import OrientdProtocol
 import ProcessHarness
 import OrientationCore
@@ -48,6 +49,68 @@ extension IntegrationTests {
             #expect(try client.nextEvent()?["orientation"]?.stringValue == "landscapeRight")
             #expect(Date().timeIntervalSince(back) < 12)
             #expect(daemon.log.contains("opened the sensor"))
+        }
+
+        /// `--uri local: --uri ip:…`: one daemon reads this machine's accelerometer and a board's,
+        /// each listed in `status` with a stable id; a client subscribes to the board's by id.
+        /// The board's iiod dies: only its subscribers hear of it (within 5 s) while the local
+        /// one is served on; iiod comes back and the board's orientation resumes within 10 s.
+        @Test func readsALocalAndARemoteAccelerometerSideBySide() throws {
+            let local = try EmulatedAccelerometer.standard(.portrait)
+            let board = try EmulatedAccelerometer.standard(.landscapeLeft)
+            let (iiod, port) = try startIiod(for: board)
+            let remoteURI = "ip:127.0.0.1:\(port)"
+            let daemon = try Daemon(sensor: local, arguments: ["--uri", "local:", "--uri", remoteURI])
+            let status = try daemon.client().call("status")
+            guard case .array(let devices)? = status["devices"] else {
+                stop(iiod)
+                throw TestFailure("status lists no devices: \(status)")
+            }
+            #expect(devices.map { $0["id"]?.stringValue } == ["local:/accel_3d", "\(remoteURI)/accel_3d"])
+
+            let main = try daemon.client()
+            #expect(try main.subscribe() == .portrait)
+            let remote = try daemon.client()
+            remote.setReadTimeout(nil)
+            let subscribed = try remote.call("subscribe", ["device": .string("\(remoteURI)/accel_3d")])
+            #expect(subscribed["orientation"]?.stringValue == "landscapeLeft")
+            board.turn(to: .portraitUpsideDown)
+            #expect(try remote.nextEvent()?["orientation"]?.stringValue == "portraitUpsideDown")
+
+            stop(iiod)
+            let lost = Date()
+            var unavailable = false
+            while !unavailable, let event = try remote.nextEvent() {
+                unavailable = event["event"]?.stringValue == "sensorAvailability" && event["available"] == .bool(false)
+            }
+            #expect(Date().timeIntervalSince(lost) < 5)
+            // The local accelerometer is served on, turns and all.
+            local.turn(to: .landscapeRight)
+            main.setReadTimeout(3)
+            #expect(try main.nextEvent()?["orientation"]?.stringValue == "landscapeRight")
+            #expect(try daemon.client().call("get", ["device": .string(remoteURI)])["orientation"]?.stringValue == "unknown")
+
+            let (restarted, _) = try startIiod(for: board, port: port)
+            defer { stop(restarted) }
+            let back = Date()
+            var orientation: String?
+            while orientation == nil, let event = try remote.nextEvent() { orientation = event["orientation"]?.stringValue }
+            #expect(orientation == "portraitUpsideDown")
+            #expect(Date().timeIntervalSince(back) < 10)
+        }
+
+        /// Naming a device orientd does not read is an error that lists what it reads.
+        @Test func anUnknownDeviceIsRefusedWithTheKnownOnes() throws {
+            let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard(.portrait))
+            let client = try daemon.client()
+            #expect(try client.call("get", ["device": .string("local:/accel_3d")])["orientation"]?.stringValue == "portrait")
+            do {
+                _ = try client.call("subscribe", ["device": .string("ip:elsewhere")])
+                Issue.record("subscribed to a device orientd does not read")
+            } catch OrientdClientError.serverError(let code, let message) {
+                #expect(code == "unknown-device")
+                #expect(message == "no accelerometer 'ip:elsewhere'; orientd reads: local:, local:/accel_3d")
+            }
         }
 
         /// Starts iiod inside the sensor's testbed on a free loopback port (or the given one).
