@@ -88,7 +88,7 @@ let package = Package(
 
         // The benchmark: orientd against iio-sensor-proxy on one emulated sensor (scripts/bench).
         .executableTarget(name: "orientd-bench", dependencies: [
-            "EmulatedSensor", "OrientdClient", "OrientationCore", "ProcessHarness", "ScenarioCorpus",
+            "EmulatedSensor", "OrientdClient", "OrientdProtocol", "OrientationCore", "ProcessHarness", "ScenarioCorpus",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], path: "Benchmarks/OrientdBench"),

@@ -40,12 +40,20 @@ struct OrientdBench: ParsableCommand {
     @Flag(help: "Measure orientd alone (when iio-sensor-proxy is not installed).")
     var withoutProxy = false
 
+    @Flag(help: """
+        Serve the sensor with iiod on a loopback port and have orientd read it there         (--uri ip:127.0.0.1:PORT): libiio's network path. First prints how fast orientd reads         local: and the loopback context when polling as fast as it may. Implies         --without-proxy (iio-sensor-proxy reads local sensors only).
+        """)
+    var throughIiod = false
+
+    /// iio-sensor-proxy is measured beside orientd unless told not to, or orientd reads remotely.
+    private var measuresProxy: Bool { !withoutProxy && !throughIiod }
+
     func validate() throws {
         guard trials >= 1, starts >= 1, cpuSeconds >= 1 else { throw ValidationError("--trials, --starts and --cpu-seconds must be positive") }
         for name in scenario where name != "none" && Corpus.named(name) == nil {
             throw ValidationError("no scenario '\(name)'; the corpus has \(Corpus.all.map(\.name).joined(separator: ", "))")
         }
-        if !withoutProxy, !FileManager.default.isExecutableFile(atPath: SensorProxyUnderTest.executable) {
+        if measuresProxy, !FileManager.default.isExecutableFile(atPath: SensorProxyUnderTest.executable) {
             throw ValidationError("\(SensorProxyUnderTest.executable) is not installed (Debian: apt install iio-sensor-proxy), or pass --without-proxy")
         }
     }
@@ -56,6 +64,21 @@ struct OrientdBench: ParsableCommand {
         let scratch = try scratchDirectory()
         let sensor = try BenchSensor()
         let say = { (text: String) in FileHandle.standardError.write(Data("orientd-bench: \(text)\n".utf8)) }
+        var orientdOption = orientdOption
+        var iiod: LoopbackIiod?
+        defer { iiod?.stop() }
+        if throughIiod {
+            let started = try LoopbackIiod(environment: sensor.environment, log: scratch + "/iiod.log")
+            iiod = started
+            say("measuring how fast orientd reads local: and \(started.uri) (5 s each)")
+            let rates = try ["local:", started.uri].map { uri in
+                try ReadRate.measure(executable: executable, uri: uri, environment: sensor.environment,
+                                     socketPath: scratch + "/rate.sock", log: scratch + "/orientd-rate.log", seconds: 5)
+            }
+            print("How fast orientd reads one accelerometer, polling as fast as it may (--rate 1000; each sample is three attribute reads):\n")
+            print(ReadRate.table(rates) + "\n")
+            orientdOption += ["--uri", started.uri]
+        }
 
         say("timing \(starts) first answers of orientd (process start to first orientation)")
         let orientdFirst = try (0..<starts).map { _ in
@@ -64,7 +87,7 @@ struct OrientdBench: ParsableCommand {
         }
         var proxy: SensorProxyUnderTest?
         var proxyFirst: [Double] = []
-        let bus = withoutProxy ? nil : try PrivateSystemBus(directory: scratch)
+        let bus = measuresProxy ? try PrivateSystemBus(directory: scratch) : nil
         if let bus {
             say("timing \(starts) first answers of iio-sensor-proxy (process start to first orientation)")
             proxyFirst = try (0..<starts).map { _ in
