@@ -8,6 +8,19 @@ public protocol AccelerometerSource: AnyObject {
     func readAcceleration() throws(SensorReadError) -> Vector3
 }
 
+/// A source that can also capture through a kernel buffer: scans at the device's own rate, each
+/// with the kernel's timestamp where the device has one, instead of one read per poll.
+public protocol BufferedCapture: AnyObject {
+    /// Whether the device has scan elements for the three axes.
+    var canCapture: Bool { get }
+    func startCapture() throws
+    /// The accelerations captured since the last call (calibrated, mount matrix applied), oldest
+    /// first, each with its kernel timestamp in nanoseconds (nil when the device has none).
+    func takeCaptured() throws -> [(acceleration: Vector3, timestamp: Int64?)]
+    /// Releases the buffer: the kernel stops capturing.
+    func stopCapture()
+}
+
 /// What is known about the open sensor, for logs and for `status`.
 public struct SensorInfo: Sendable {
     /// Stable across reboots and renumbering: the context's URI and the driver's name, as

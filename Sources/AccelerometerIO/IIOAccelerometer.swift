@@ -2,11 +2,14 @@ import Foundation
 import Logging
 import OrientationCore
 
-/// An accelerometer read through libiio by polling its `raw` attributes.
-public final class IIOAccelerometer: AccelerometerSource {
+/// An accelerometer read through libiio: by polling its `raw` attributes, or, where it has scan
+/// elements, through a kernel buffer.
+public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     public let info: SensorInfo
+    public let canCapture: Bool
     private let context: IIOContext
     private let device: IIODevice
+    private var buffer: IIOBuffer?
 
     /// Opens the context at `uri` and every accelerometer in it, the display one first; throws
     /// when there is no display accelerometer. The accelerometers share the context: keep them
@@ -25,6 +28,7 @@ public final class IIOAccelerometer: AccelerometerSource {
         let device = found.device
         self.context = context
         self.device = device
+        canCapture = context.isBufferCapable(device)
 
         let matrix = MountMatrixSelection(choosingFrom: Self.mountMatrixCandidates(for: device, in: context))
         for rejected in matrix.rejected {
@@ -45,6 +49,19 @@ public final class IIOAccelerometer: AccelerometerSource {
         let raw = Vector3(try readRaw("accel_x"), try readRaw("accel_y"), try readRaw("accel_z"))
         return info.mountMatrix.apply(to: info.calibration.acceleration(fromRaw: raw))
     }
+
+    public func startCapture() throws {
+        buffer = try context.openBuffer(on: device)
+    }
+
+    public func takeCaptured() throws -> [(acceleration: Vector3, timestamp: Int64?)] {
+        guard let buffer else { return [] }
+        return try buffer.take().map { scan in
+            (info.mountMatrix.apply(to: info.calibration.acceleration(fromRaw: scan.raw)), scan.timestamp)
+        }
+    }
+
+    public func stopCapture() { buffer = nil }
 
     private func readRaw(_ channel: String) throws(SensorReadError) -> Double {
         let attribute = "in_\(channel)_raw of \(device.id)"

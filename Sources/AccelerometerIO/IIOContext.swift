@@ -59,6 +59,20 @@ public final class IIOContext {
         }
     }
 
+    /// Whether the device can fill a buffer with accel_x, accel_y and accel_z scans.
+    public func isBufferCapable(_ device: IIODevice) -> Bool {
+        orientd_iio_device_is_buffer_capable(handle, device.index)
+    }
+
+    /// Starts buffered capture on the device; the kernel keeps up to `kernelSamples` scans.
+    func openBuffer(on device: IIODevice, kernelSamples: UInt32 = 64) throws(IIOError) -> IIOBuffer {
+        var error: Int32 = 0
+        guard let buffer = orientd_iio_buffer_open(handle, device.index, kernelSamples, &error) else {
+            throw IIOError(code: error, operation: "start buffered capture on \(device.id)")
+        }
+        return IIOBuffer(handle: buffer, device: device)
+    }
+
     public func writeDeviceAttribute(_ attribute: String, value: String, on device: IIODevice) throws(IIOError) {
         let result = orientd_iio_write_device_attribute(handle, device.index, attribute, value)
         if result < 0 { throw IIOError(code: -result, operation: "write '\(value)' to \(attribute) of \(device.id)") }

@@ -87,7 +87,10 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
 
     private func poll(announcing announceStart: @escaping (SensorInfo?) -> Void) {
         var announceStart: ((SensorInfo?) -> Void)? = announceStart
-        var sources: [any AccelerometerSource] = []
+        var sources: [any AccelerometerSource] = [] {
+            didSet { capture = CaptureSchedule(for: sources) }
+        }
+        var capture = CaptureSchedule(for: [])
         var lostAnnounced = false
         var quietNextFailure = false
         var failingSince: Double?
@@ -126,6 +129,7 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
         /// With no demand, tells the pipeline (once) and sleeps until woken; returns whether it slept.
         func idleUnlessNeeded() -> Bool {
             guard let demand, demand.goIdleUnlessNeeded(at: MonotonicClock.now()) else { return false }
+            capture.release(sources)
             if !paused {
                 logger.debug("no client needs the sensor: not reading it until one does")
                 onReading(.paused(time: MonotonicClock.now()))
@@ -200,8 +204,12 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
             }
 
             var unreadable: SensorReadError?
-            for source in sources {
+            for (index, source) in sources.enumerated() {
                 let time = MonotonicClock.now()
+                if let captured = capture.samples(of: source, at: index, now: time, logger: logger) {
+                    for sample in captured { onReading(.sample(sample, device: source.info.id)) }
+                    continue
+                }
                 do {
                     let acceleration = try source.readAcceleration()
                     onReading(.sample(AccelerometerSample(time: time, acceleration: acceleration), device: source.info.id))

@@ -1,13 +1,10 @@
 #include "orientd_shim.h"
+#include "iio_context.h"
 
 #include <errno.h>
 #include <iio.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct orientd_iio_context {
-    struct iio_context *iio;
-};
 
 orientd_iio_context *orientd_iio_open(const char *uri, int *error)
 {
@@ -43,7 +40,7 @@ void orientd_iio_close(orientd_iio_context *context)
     free(context);
 }
 
-static struct iio_device *device_at(const orientd_iio_context *context, unsigned device)
+struct iio_device *orientd_iio_device_at(const orientd_iio_context *context, unsigned device)
 {
     if (device >= iio_context_get_devices_count(context->iio))
         return NULL;
@@ -57,26 +54,26 @@ unsigned orientd_iio_device_count(const orientd_iio_context *context)
 
 const char *orientd_iio_device_id(const orientd_iio_context *context, unsigned device)
 {
-    struct iio_device *dev = device_at(context, device);
+    struct iio_device *dev = orientd_iio_device_at(context, device);
     return dev ? iio_device_get_id(dev) : NULL;
 }
 
 const char *orientd_iio_device_name(const orientd_iio_context *context, unsigned device)
 {
-    struct iio_device *dev = device_at(context, device);
+    struct iio_device *dev = orientd_iio_device_at(context, device);
     return dev ? iio_device_get_name(dev) : NULL;
 }
 
 const char *orientd_iio_device_label(const orientd_iio_context *context, unsigned device)
 {
-    struct iio_device *dev = device_at(context, device);
+    struct iio_device *dev = orientd_iio_device_at(context, device);
     return dev ? iio_device_get_label(dev) : NULL;
 }
 
 bool orientd_iio_device_has_input_channel(const orientd_iio_context *context, unsigned device,
                                           const char *channel)
 {
-    struct iio_device *dev = device_at(context, device);
+    struct iio_device *dev = orientd_iio_device_at(context, device);
     return dev && iio_device_find_channel(dev, channel, false) != NULL;
 }
 
@@ -84,7 +81,7 @@ ssize_t orientd_iio_read_channel_attribute(const orientd_iio_context *context, u
                                            const char *channel, const char *attribute,
                                            char *buffer, size_t length)
 {
-    struct iio_device *dev = device_at(context, device);
+    struct iio_device *dev = orientd_iio_device_at(context, device);
     struct iio_channel *chn = dev ? iio_device_find_channel(dev, channel, false) : NULL;
     if (!chn)
         return -ENODEV;
@@ -96,7 +93,7 @@ ssize_t orientd_iio_read_channel_attribute(const orientd_iio_context *context, u
 ssize_t orientd_iio_read_attribute_file(const orientd_iio_context *context, unsigned device,
                                         const char *file, char *buffer, size_t length)
 {
-    struct iio_device *dev = device_at(context, device);
+    struct iio_device *dev = orientd_iio_device_at(context, device);
     if (!dev)
         return -ENODEV;
     if (iio_device_find_attr(dev, file))
@@ -121,7 +118,7 @@ ssize_t orientd_iio_read_attribute_file(const orientd_iio_context *context, unsi
 int orientd_iio_write_device_attribute(const orientd_iio_context *context, unsigned device,
                                        const char *attribute, const char *value)
 {
-    struct iio_device *dev = device_at(context, device);
+    struct iio_device *dev = orientd_iio_device_at(context, device);
     if (!dev)
         return -ENODEV;
     if (!iio_device_find_attr(dev, attribute))

@@ -16,10 +16,11 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
 
     /// Builds a testbed holding one accelerometer with `attributes` (sysfs file → value) and udev
     /// `properties`, plus any further devices in umockdev's text format.
-    public init(attributes: [String: String], properties: [String: String] = [:], otherDevices: String = "") throws {
+    public init(attributes: [String: String], properties: [String: String] = [:], otherDevices: String = "",
+                nodeIsFile: Bool = false) throws {
         testbed = umockdev_shim_testbed_new()
         root = String(cString: umockdev_shim_testbed_root(testbed))
-        try add(Self.accelerometer(attributes: attributes, properties: properties))
+        try add(Self.accelerometer(attributes: attributes, properties: properties, nodeIsFile: nodeIsFile))
         if !otherDevices.isEmpty { try add(otherDevices) }
     }
 
@@ -76,6 +77,49 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
         }
     }
 
+    /// `standard`'s accelerometer reading `orientation` from its raw attributes, with scan elements
+    /// for a kernel buffer (x, y, z as le:s16/32, a le:s64 timestamp) whose /dev/iio:device0 is a
+    /// file: what `writeScans` and `appendScans` put there is what the buffer yields.
+    public static func buffered(rawAttributes orientation: Orientation) throws -> EmulatedAccelerometer {
+        var attributes = standardAttributes(orientation)
+        attributes["buffer/enable"] = "0"
+        attributes["buffer/length"] = "0"
+        attributes["trigger/current_trigger"] = ""
+        for (index, channel) in ["accel_x", "accel_y", "accel_z", "timestamp"].enumerated() {
+            attributes["scan_elements/in_\(channel)_en"] = "0"
+            attributes["scan_elements/in_\(channel)_index"] = String(index)
+            attributes["scan_elements/in_\(channel)_type"] = channel == "timestamp" ? "le:s64/64>>0" : "le:s16/32>>0"
+        }
+        let sensor = try EmulatedAccelerometer(attributes: attributes, nodeIsFile: true)
+        sensor.writeScans([])
+        return sensor
+    }
+
+    /// Replaces what the buffer yields with one scan of `orientation` per entry of `times`
+    /// (kernel timestamps, seconds).
+    public func writeScans(_ scans: [(orientation: Orientation, time: Double)]) {
+        _ = FileManager.default.createFile(atPath: root + "/dev/iio:device0", contents: Self.scanData(scans))
+    }
+
+    /// Adds scans after those the buffer has yielded, as a capturing device does.
+    public func appendScans(_ scans: [(orientation: Orientation, time: Double)]) {
+        guard let file = FileHandle(forWritingAtPath: root + "/dev/iio:device0") else { return }
+        file.seekToEndOfFile()
+        file.write(Self.scanData(scans))
+        try? file.close()
+    }
+
+    /// x, y, z in 32-bit little-endian words, 4 bytes of padding, then the 64-bit timestamp.
+    private static func scanData(_ scans: [(orientation: Orientation, time: Double)]) -> Data {
+        var data = Data()
+        for scan in scans {
+            let raw = rawCounts(for: scan.orientation)
+            for value in [Int32(raw.x), Int32(raw.y), Int32(raw.z), 0] { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+            withUnsafeBytes(of: Int64(scan.time * 1e9).littleEndian) { data.append(contentsOf: $0) }
+        }
+        return data
+    }
+
     /// The sysfs attributes of `standard`'s accelerometer.
     public static func standardAttributes(_ orientation: Orientation) -> [String: String] {
         let raw = rawCounts(for: orientation)
@@ -86,9 +130,10 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
         ]
     }
 
-    /// umockdev's description of the accelerometer at `devicePath`.
-    private static func accelerometer(attributes: [String: String], properties: [String: String]) -> String {
-        var description = "P: \(devicePath)\nN: iio:device0\nE: SUBSYSTEM=iio\nE: DEVNAME=/dev/iio:device0\n"
+    /// umockdev's description of the accelerometer at `devicePath`. Its node is a terminal unless
+    /// `nodeIsFile` (given content, umockdev makes it a plain file).
+    private static func accelerometer(attributes: [String: String], properties: [String: String], nodeIsFile: Bool = false) -> String {
+        var description = "P: \(devicePath)\nN: iio:device0\(nodeIsFile ? "=00" : "")\nE: SUBSYSTEM=iio\nE: DEVNAME=/dev/iio:device0\n"
         for (key, value) in properties.sorted(by: { $0.key < $1.key }) { description += "E: \(key)=\(value)\n" }
         for (file, value) in attributes.sorted(by: { $0.key < $1.key }) { description += "A: \(file)=\(value)\\n\n" }
         return description

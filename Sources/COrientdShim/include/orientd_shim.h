@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 typedef struct orientd_iio_context orientd_iio_context;
@@ -40,6 +41,23 @@ ssize_t orientd_iio_read_attribute_file(const orientd_iio_context *context, unsi
 /// Writes a device attribute ("sampling_frequency"). Returns 0 or a negative errno value.
 int orientd_iio_write_device_attribute(const orientd_iio_context *context, unsigned device,
                                        const char *attribute, const char *value);
+
+typedef struct orientd_iio_buffer orientd_iio_buffer;
+
+/// Whether accel_x, accel_y and accel_z of the device are scan elements: it can fill a buffer.
+bool orientd_iio_device_is_buffer_capable(const orientd_iio_context *context, unsigned device);
+/// Enables the three axes (and the device's timestamp channel, if any) and starts buffered
+/// capture, the kernel keeping up to `kernel_samples` scans until they are taken. On failure
+/// returns NULL and stores a positive errno value in *error.
+orientd_iio_buffer *orientd_iio_buffer_open(const orientd_iio_context *context, unsigned device,
+                                            unsigned kernel_samples, int *error);
+bool orientd_iio_buffer_has_timestamps(const orientd_iio_buffer *buffer);
+/// Takes the scans waiting, without blocking, at most `max`: raw values (three per scan) into
+/// xyz, and the kernel's timestamps in nanoseconds (0 without) into timestamps. Returns how many
+/// (0 when none is waiting), or a negative errno value when the first refill fails.
+ssize_t orientd_iio_buffer_take(orientd_iio_buffer *buffer, double *xyz, int64_t *timestamps, size_t max);
+/// Stops capture (the kernel's buffer is disabled) and frees the buffer.
+void orientd_iio_buffer_close(orientd_iio_buffer *buffer);
 
 /// Text for an errno value as libiio words it.
 void orientd_iio_strerror(int error, char *buffer, size_t length);

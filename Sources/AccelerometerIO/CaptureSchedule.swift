@@ -1,0 +1,84 @@
+import Logging
+import OrientationCore
+
+/// Buffered capture for the sources of one poller: it is started on every source that can
+/// capture, what was captured is taken at each poll, a source whose buffer gives nothing for a
+/// second is polled instead (as iio-sensor-proxy does: some drivers need a trigger orientd cannot
+/// set), and the buffers are released while nobody needs readings, so the kernel stops capturing.
+struct CaptureSchedule {
+    static let silenceBeforePolling = 1.0
+
+    private enum State {
+        /// Captures from the next poll on.
+        case toStart
+        case capturing(since: Double, lastData: Double?, lastTake: Double, lastError: String?)
+        /// Read by polling its raw attributes.
+        case polling
+    }
+
+    private var states: [State]
+
+    init(for sources: [any AccelerometerSource]) {
+        states = sources.map { ($0 as? BufferedCapture)?.canCapture == true ? .toStart : .polling }
+    }
+
+    /// The samples `source` (the `index`th) captured since the last poll, timed by the kernel's
+    /// timestamps where it has them; nil when it is to be polled instead.
+    mutating func samples(of source: any AccelerometerSource, at index: Int, now: Double, logger: Logger) -> [AccelerometerSample]? {
+        guard index < states.count, let buffered = source as? BufferedCapture else { return nil }
+        if case .toStart = states[index] {
+            do {
+                try buffered.startCapture()
+                states[index] = .capturing(since: now, lastData: nil, lastTake: now, lastError: nil)
+                logger.debug("capturing \(source.info.device) through its kernel buffer")
+            } catch {
+                logger.warning("cannot capture \(source.info.device) through its buffer (\(error)); polling its raw attributes instead")
+                states[index] = .polling
+            }
+        }
+        guard case .capturing(let since, let lastData, let lastTake, var lastError) = states[index] else { return nil }
+        var captured: [(acceleration: Vector3, timestamp: Int64?)] = []
+        do {
+            captured = try buffered.takeCaptured()
+        } catch {
+            lastError = "\(error)"
+        }
+        guard !captured.isEmpty else {
+            if now - (lastData ?? since) >= Self.silenceBeforePolling {
+                logger.warning("the buffer of \(source.info.device) gave no data for \(Int(Self.silenceBeforePolling)) s\(lastError.map { " (\($0))" } ?? ""); polling its raw attributes instead")
+                buffered.stopCapture()
+                states[index] = .polling
+                return nil
+            }
+            states[index] = .capturing(since: since, lastData: lastData, lastTake: now, lastError: lastError)
+            return []
+        }
+        states[index] = .capturing(since: since, lastData: now, lastTake: now, lastError: nil)
+        return Self.timed(captured, takenAt: now, previousTake: lastTake)
+    }
+
+    /// Releases every buffer (nobody needs readings); capture starts again at the next poll.
+    mutating func release(_ sources: [any AccelerometerSource]) {
+        for (index, source) in sources.enumerated() where index < states.count {
+            guard case .capturing = states[index] else { continue }
+            (source as? BufferedCapture)?.stopCapture()
+            states[index] = .toStart
+        }
+    }
+
+    /// Sample times on the poller's monotonic clock: the newest scan at `now`, the others earlier
+    /// by the kernel's timestamps; without timestamps, spread evenly since the previous take.
+    static func timed(_ captured: [(acceleration: Vector3, timestamp: Int64?)], takenAt now: Double,
+                      previousTake: Double) -> [AccelerometerSample] {
+        let newest = captured.last?.timestamp
+        return captured.enumerated().map { index, scan in
+            let time: Double
+            if let newest, let stamp = scan.timestamp {
+                time = now - Double(newest - stamp) / 1e9
+            } else {
+                time = previousTake + (now - previousTake) * Double(index + 1) / Double(captured.count)
+            }
+            return AccelerometerSample(time: time, acceleration: scan.acceleration)
+        }
+    }
+}

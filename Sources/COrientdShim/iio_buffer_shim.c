@@ -1,0 +1,154 @@
+// Buffered capture: the kernel fills a buffer with scans of accel_x, accel_y, accel_z (and its
+// own timestamp, where the device has one); orientd drains it without blocking.
+#include "orientd_shim.h"
+#include "iio_context.h"
+
+#include <errno.h>
+#include <iio.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const axis_names[3] = {"accel_x", "accel_y", "accel_z"};
+
+struct orientd_iio_buffer {
+    struct iio_device *device;
+    struct iio_channel *axes[3];
+    struct iio_channel *timestamp;
+    struct iio_buffer *buffer;
+};
+
+static struct iio_channel *scan_element(struct iio_device *device, const char *name)
+{
+    struct iio_channel *channel = iio_device_find_channel(device, name, false);
+    return channel && iio_channel_is_scan_element(channel) ? channel : NULL;
+}
+
+bool orientd_iio_device_is_buffer_capable(const orientd_iio_context *context, unsigned device)
+{
+    struct iio_device *dev = orientd_iio_device_at(context, device);
+    if (!dev)
+        return false;
+    for (int axis = 0; axis < 3; axis++)
+        if (!scan_element(dev, axis_names[axis]))
+            return false;
+    return true;
+}
+
+static void disable_channels(orientd_iio_buffer *buffer)
+{
+    for (int axis = 0; axis < 3; axis++)
+        if (buffer->axes[axis])
+            iio_channel_disable(buffer->axes[axis]);
+    if (buffer->timestamp)
+        iio_channel_disable(buffer->timestamp);
+}
+
+orientd_iio_buffer *orientd_iio_buffer_open(const orientd_iio_context *context, unsigned device,
+                                            unsigned kernel_samples, int *error)
+{
+    struct iio_device *dev = orientd_iio_device_at(context, device);
+    orientd_iio_buffer *buffer = dev ? calloc(1, sizeof(*buffer)) : NULL;
+    if (!buffer) {
+        *error = dev ? ENOMEM : ENODEV;
+        return NULL;
+    }
+    buffer->device = dev;
+    for (int axis = 0; axis < 3; axis++) {
+        buffer->axes[axis] = scan_element(dev, axis_names[axis]);
+        if (!buffer->axes[axis]) {
+            *error = ENOTSUP;
+            free(buffer);
+            return NULL;
+        }
+        iio_channel_enable(buffer->axes[axis]);
+    }
+    buffer->timestamp = scan_element(dev, "timestamp");
+    if (buffer->timestamp)
+        iio_channel_enable(buffer->timestamp);
+    // One scan per refill, so draining takes whatever has arrived; the kernel keeps
+    // kernel_samples scans (buffer/length) meanwhile.
+    iio_device_set_kernel_buffers_count(dev, kernel_samples);
+    errno = 0;
+    buffer->buffer = iio_device_create_buffer(dev, 1, false);
+    if (!buffer->buffer) {
+        *error = errno ? errno : EIO;
+        disable_channels(buffer);
+        free(buffer);
+        return NULL;
+    }
+    iio_buffer_set_blocking_mode(buffer->buffer, false);
+    return buffer;
+}
+
+bool orientd_iio_buffer_has_timestamps(const orientd_iio_buffer *buffer)
+{
+    return buffer->timestamp != NULL;
+}
+
+/// A converted sample of `channel` at `source` as a signed (or unsigned) integer.
+static int64_t sample_value(const struct iio_channel *channel, const void *source)
+{
+    const struct iio_data_format *format = iio_channel_get_data_format(channel);
+    uint8_t converted[8] = {0};
+    iio_channel_convert(channel, converted, source);
+    // Each branch casts on its own: in `signed ? v : u` C would make both unsigned.
+    if (format->length == 8)
+        return format->is_signed ? (int64_t)(int8_t)converted[0] : (int64_t)converted[0];
+    if (format->length == 16) {
+        int16_t v;
+        uint16_t u;
+        memcpy(&v, converted, 2);
+        memcpy(&u, converted, 2);
+        return format->is_signed ? (int64_t)v : (int64_t)u;
+    }
+    if (format->length == 32) {
+        int32_t v;
+        uint32_t u;
+        memcpy(&v, converted, 4);
+        memcpy(&u, converted, 4);
+        return format->is_signed ? (int64_t)v : (int64_t)u;
+    }
+    int64_t v;
+    memcpy(&v, converted, 8);
+    return v;
+}
+
+ssize_t orientd_iio_buffer_take(orientd_iio_buffer *buffer, double *xyz, int64_t *timestamps, size_t max)
+{
+    size_t taken = 0;
+    while (taken < max) {
+        // Only what is there now: a buffer that has nothing to give is not waited for.
+        struct pollfd ready = {.fd = iio_buffer_get_poll_fd(buffer->buffer), .events = POLLIN};
+        if (ready.fd < 0 || poll(&ready, 1, 0) != 1)
+            break;
+        ssize_t bytes = iio_buffer_refill(buffer->buffer);
+        if (bytes <= 0)
+            return taken > 0 || bytes == 0 || bytes == -EAGAIN ? (ssize_t)taken : bytes;
+        ptrdiff_t step = iio_buffer_step(buffer->buffer);
+        const char *end = iio_buffer_end(buffer->buffer);
+        const char *first = iio_buffer_first(buffer->buffer, buffer->axes[0]);
+        for (const char *scan = first; step > 0 && scan < end && taken < max; scan += step) {
+            ptrdiff_t offset = scan - first;
+            for (int axis = 0; axis < 3; axis++) {
+                const char *at = (const char *)iio_buffer_first(buffer->buffer, buffer->axes[axis]) + offset;
+                xyz[taken * 3 + axis] = (double)sample_value(buffer->axes[axis], at);
+            }
+            timestamps[taken] = buffer->timestamp
+                ? sample_value(buffer->timestamp, (const char *)iio_buffer_first(buffer->buffer, buffer->timestamp) + offset)
+                : 0;
+            taken++;
+        }
+    }
+    return (ssize_t)taken;
+}
+
+void orientd_iio_buffer_close(orientd_iio_buffer *buffer)
+{
+    if (!buffer)
+        return;
+    iio_buffer_destroy(buffer->buffer);
+    disable_channels(buffer);
+    free(buffer);
+}
