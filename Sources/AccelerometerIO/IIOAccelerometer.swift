@@ -28,7 +28,9 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         let device = found.device
         self.context = context
         self.device = device
-        canCapture = context.isBufferCapable(device)
+        // Over iiod a buffer has no poll descriptor, so draining it without blocking is not
+        // possible: a remote sensor is polled.
+        canCapture = context.isLocal && context.isBufferCapable(device)
 
         let matrix = MountMatrixSelection(choosingFrom: Self.mountMatrixCandidates(for: device, in: context))
         for rejected in matrix.rejected {
