@@ -7,8 +7,9 @@ public enum AccelerometerDiscovery {
     /// An accelerometer device and where it sits.
     public struct Found {
         public let device: IIODevice
-        /// nil when neither udev nor the label says; such a sensor is taken to be in the display.
-        public let declaredLocation: SensorLocation?
+        /// nil when neither udev nor the label (nor the config file) says; such a sensor is
+        /// taken to be in the display.
+        public var declaredLocation: SensorLocation?
         public var location: SensorLocation { declaredLocation ?? .display }
     }
 
@@ -22,18 +23,25 @@ public enum AccelerometerDiscovery {
     /// The display accelerometer: one declared `display` first, then one with no declared location.
     /// A base accelerometer (keyboard half of a convertible) never drives the screen.
     public static func displayAccelerometer(in context: IIOContext) throws(DiscoveryError) -> Found {
-        try displayFirst(in: context)[0]
+        try displayFirst(in: context)[0].found
     }
 
-    /// Every accelerometer, the display one first; throws when there is no display accelerometer.
-    public static func displayFirst(in context: IIOContext) throws(DiscoveryError) -> [Found] {
-        let found = accelerometers(in: context)
+    /// Every accelerometer with its id, the display one first; throws when there is no display
+    /// accelerometer. A location in `configured` (by id) wins over udev's and the label's.
+    public static func displayFirst(in context: IIOContext, configured: [String: DeviceSettings] = [:])
+        throws(DiscoveryError) -> [(found: Found, id: String)] {
+        var found = accelerometers(in: context)
+        let ids = ids(of: found, uri: context.uri)
+        for index in found.indices {
+            if let location = configured[ids[index]]?.location { found[index].declaredLocation = location }
+        }
         guard let display = found.firstIndex(where: { $0.declaredLocation == .display })
             ?? found.firstIndex(where: { $0.declaredLocation == nil })
         else {
             throw DiscoveryError(uri: context.uri, devices: context.devices, baseOnly: found.map(\.device))
         }
-        return [found[display]] + found.enumerated().filter { $0.offset != display }.map(\.element)
+        let paired = Array(zip(found, ids))
+        return [paired[display]] + paired.enumerated().filter { $0.offset != display }.map(\.element)
     }
 
     /// Ids that survive reboots and the kernel's renumbering ("iio:device0" may be another device

@@ -14,16 +14,22 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     /// Opens the context at `uri` and every accelerometer in it, the display one first; throws
     /// when there is no display accelerometer. The accelerometers share the context: keep them
     /// on the thread that opened them.
-    public static func openAll(uri: String, logger: Logger) throws -> [IIOAccelerometer] {
+    /// `configured`: what the config file says of accelerometers, by id, or by the URI for the
+    /// display accelerometer's mount matrix.
+    public static func openAll(uri: String, configured: [String: DeviceSettings] = [:], logger: Logger) throws -> [IIOAccelerometer] {
         let context = try IIOContext(uri: uri)
-        let found = try AccelerometerDiscovery.displayFirst(in: context)
-        let ids = AccelerometerDiscovery.ids(of: found, uri: uri)
-        return zip(found, ids).map { IIOAccelerometer(context: context, found: $0, id: $1, logger: logger) }
+        let found = try AccelerometerDiscovery.displayFirst(in: context, configured: configured)
+        return found.enumerated().map { index, item in
+            let byID = configured[item.id].flatMap { $0.mountMatrix.map { (matrix: $0, key: item.id) } }
+            let byURI = index == 0 ? configured[uri].flatMap { $0.mountMatrix.map { (matrix: $0, key: uri) } } : nil
+            return IIOAccelerometer(context: context, found: item.found, id: item.id, configuredMatrix: byID ?? byURI, logger: logger)
+        }
     }
 
     /// Reads the accelerometer's calibration and mount matrix, and makes sure it samples fast
     /// enough. Every decision is logged.
-    init(context: IIOContext, found: AccelerometerDiscovery.Found, id: String, logger: Logger) {
+    init(context: IIOContext, found: AccelerometerDiscovery.Found, id: String,
+         configuredMatrix: (matrix: MountMatrix, key: String)?, logger: Logger) {
         let uri = context.uri
         let device = found.device
         self.context = context
@@ -32,7 +38,8 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         // possible: a remote sensor is polled.
         canCapture = context.isLocal && context.isBufferCapable(device)
 
-        let matrix = MountMatrixSelection(choosingFrom: Self.mountMatrixCandidates(for: device, in: context))
+        let configured = configuredMatrix.map { MountMatrixCandidate(source: "config file devices.\($0.key).mount-matrix", text: $0.matrix.description) }
+        let matrix = MountMatrixSelection(choosingFrom: (configured.map { [$0] } ?? []) + Self.mountMatrixCandidates(for: device, in: context))
         for rejected in matrix.rejected {
             logger.warning("ignoring malformed mount matrix from \(rejected.source): '\(rejected.text.trimmingCharacters(in: .whitespacesAndNewlines))' (\(rejected.error)); trying the next source")
         }

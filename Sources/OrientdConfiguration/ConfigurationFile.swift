@@ -1,4 +1,5 @@
 import Foundation
+import OrientationCore
 import Yams
 
 /// The config file: YAML, read with Yams. Top-level keys set the daemon; keys under `classifier:`
@@ -89,11 +90,58 @@ private struct Reader {
                 readClassifier(valueNode, line: line)
                 continue
             }
+            if section == .daemon, name == "devices" {
+                readDevices(valueNode, line: line)
+                continue
+            }
             guard let key = SettingKey.all.first(where: { $0.name == name && $0.section == section }) else {
                 report(line: line, unknownKey(name, in: section))
                 continue
             }
             apply(key, valueNode, line: line)
+        }
+    }
+
+    /// `devices:`, one entry per accelerometer id (or context URI), each with `mount-matrix`
+    /// and/or `location`.
+    private mutating func readDevices(_ node: Node, line: Int?) {
+        if isNull(node) { return }
+        guard let mapping = node.mapping else {
+            report(line: line, "'devices' holds one entry per accelerometer id, each with mount-matrix and/or location; got \(describe(node))")
+            return
+        }
+        for (keyNode, valueNode) in mapping {
+            let line = keyNode.mark?.line
+            guard let id = keyNode.scalar?.string, let members = valueNode.mapping else {
+                report(line: line, "devices: expected an accelerometer id (as 'orientctl status' lists it) with mount-matrix and/or location under it")
+                continue
+            }
+            var device = DeviceSettings()
+            for (memberNode, value) in members {
+                let member = memberNode.scalar?.string ?? ""
+                let memberLine = memberNode.mark?.line ?? line
+                let text = value.scalar.map(\.string) ?? ""
+                switch member {
+                case "mount-matrix":
+                    do {
+                        device.mountMatrix = try MountMatrix(parsing: text)
+                    } catch {
+                        report(line: memberLine, "devices.\(id).mount-matrix: \(error) (expected \"x1, y1, z1; x2, y2, z2; x3, y3, z3\")")
+                    }
+                case "location":
+                    guard let location = SensorLocation(rawValue: text) else {
+                        report(line: memberLine, "devices.\(id).location: expected display or base, got '\(text)'")
+                        continue
+                    }
+                    if DeviceSettings.namesContext(id) {
+                        report(line: memberLine, "devices.\(id).location: a location belongs to one accelerometer; name it by its id ('\(id)/NAME', see 'orientctl status')")
+                    }
+                    device.location = location
+                default:
+                    report(line: memberLine, "devices.\(id): unknown key '\(member)'; known keys: mount-matrix, location")
+                }
+            }
+            settings.devices[id] = device
         }
     }
 
@@ -137,7 +185,7 @@ private struct Reader {
                 : "'\(name)' is a top-level key, not one under 'classifier:'"
         }
         var candidates = SettingKey.all.filter { $0.section == section }.map(\.name)
-        if section == .daemon { candidates.append(SettingKey.Section.classifier.rawValue) }
+        if section == .daemon { candidates += [SettingKey.Section.classifier.rawValue, "devices"] }
         let where_ = section == .classifier ? " under 'classifier:'" : ""
         if let guess = closest(to: name, among: candidates) {
             return "unknown key '\(name)'\(where_); did you mean '\(guess)'?"

@@ -21,6 +21,8 @@ public struct DaemonSettings: Equatable, Sendable {
     public var lockGroup = ""
     public var logLevel: Logger.Level = .info
     public var classifier = ClassifierSettings()
+    /// Mount matrices and locations the config file gives, by accelerometer id or context URI.
+    public var devices: [String: DeviceSettings] = [:]
 
     /// `socketPath` is the default socket, which depends on the environment ($ORIENTD_SOCKET).
     public init(socketPath: String) {

@@ -140,7 +140,7 @@ struct Orientd: AsyncParsableCommand {
         do {
             for (index, sensor) in sensors.enumerated() {
                 let pipeline = OrientationPipeline(hub: sensor.hub, settings: settings.classifier, rate: settings.rate, logger: logger)
-                let feed = try makeFeed(uri: sensor.uri, rate: settings.rate, demand: sensor.demand,
+                let feed = try makeFeed(uri: sensor.uri, rate: settings.rate, configured: settings.devices, demand: sensor.demand,
                                         heartbeat: index == 0 ? heartbeat : nil, onReading: pipeline.handle, logger: logger)
                 feeds.append(feed)
                 if let poller = feed as? SensorPoller, sensor.uri.hasPrefix("local:") {
@@ -179,7 +179,7 @@ struct Orientd: AsyncParsableCommand {
 
 extension Orientd {
     /// The libiio poller of `uri`, or the trace player for --replay.
-    func makeFeed(uri: String, rate: Double, demand: ReadingDemand?, heartbeat: SensorPoller.Heartbeat?,
+    func makeFeed(uri: String, rate: Double, configured: [String: DeviceSettings], demand: ReadingDemand?, heartbeat: SensorPoller.Heartbeat?,
                   onReading: @escaping @Sendable (Reading) -> Void, logger: Logger) throws -> any SampleFeed {
         if let replay {
             let player = try TracePlayer(path: replay, realTime: !fast, logger: logger, onReading: onReading)
@@ -187,7 +187,7 @@ extension Orientd {
             return player
         }
         return SensorPoller(rate: rate, demand: demand, heartbeat: heartbeat, logger: logger, open: {
-            let sensors = try IIOAccelerometer.openAll(uri: uri, logger: logger)
+            let sensors = try IIOAccelerometer.openAll(uri: uri, configured: configured, logger: logger)
             for info in sensors.map(\.info) {
                 logger.info("reading \(info.device) at \(info.uri) (\(info.location), id \(info.id)) \(rate == rate.rounded() ? String(Int(rate)) : String(rate)) times a second; mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")
             }

@@ -61,7 +61,41 @@ private func problems(_ text: String) -> [String] {
         changed.rate = 12.5
         changed.classifier.faceDelayMs = 750
         changed.classifier.turnInProgressDegreesPerSecond = 400
+        changed.devices = [
+            "ip:board.local/accel_3d-base": DeviceSettings(mountMatrix: try MountMatrix(parsing: "0, -1, 0; 1, 0, 0; 0, 0, -1"), location: .base),
+            "ip:board.local": DeviceSettings(mountMatrix: try MountMatrix(parsing: "-1, 0, 0; 0, -1, 0; 0, 0, 1")),
+        ]
         #expect(try read(ConfigurationTemplate.render(changed, defaults: defaults)) == changed)
+    }
+
+    /// A remote board has no udev hwdb on orientd's side: the file gives mount matrices and
+    /// locations, by accelerometer id or by URI; every mistake is reported on its line.
+    @Test func devicesGiveMountMatricesAndLocations() throws {
+        let settings = try read("""
+            devices:
+              "ip:192.0.2.7/bmc150_accel":
+                mount-matrix: "0, 1, 0; -1, 0, 0; 0, 0, 1"
+                location: base
+              "ip:192.0.2.8":
+                mount-matrix: "-1, 0, 0; 0, -1, 0; 0, 0, 1"
+            """)
+        #expect(settings.devices["ip:192.0.2.7/bmc150_accel"] == DeviceSettings(
+            mountMatrix: try MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1"), location: .base))
+        #expect(settings.devices["ip:192.0.2.8"]?.mountMatrix == (try MountMatrix(parsing: "-1, 0, 0; 0, -1, 0; 0, 0, 1")))
+        let reported = problems("""
+            devices:
+              "ip:a/accel":
+                mount-matrix: "1, 0; 0, 1"
+                location: lid
+                colour: red
+              "ip:b":
+                location: base
+            """)
+        #expect(reported.count == 4, "\(reported)")
+        #expect(reported[0].hasPrefix("orientd.conf:3: devices.ip:a/accel.mount-matrix: "))
+        #expect(reported[1] == "orientd.conf:4: devices.ip:a/accel.location: expected display or base, got 'lid'")
+        #expect(reported[2] == "orientd.conf:5: devices.ip:a/accel: unknown key 'colour'; known keys: mount-matrix, location")
+        #expect(reported[3].hasPrefix("orientd.conf:7: devices.ip:b.location: a location belongs to one accelerometer"))
     }
 
     @Test func theTemplateListsEveryKeyOnceAndCommentsOutDefaults() {
