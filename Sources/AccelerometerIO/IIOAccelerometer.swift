@@ -34,9 +34,7 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         let device = found.device
         self.context = context
         self.device = device
-        // Over iiod a buffer has no poll descriptor, so draining it without blocking is not
-        // possible: a remote sensor is polled.
-        canCapture = context.isLocal && context.isBufferCapable(device)
+        canCapture = context.isBufferCapable(device)
 
         let configured = configuredMatrix.map { MountMatrixCandidate(source: "config file devices.\($0.key).mount-matrix", text: $0.matrix.description) }
         let matrix = MountMatrixSelection(choosingFrom: (configured.map { [$0] } ?? []) + Self.mountMatrixCandidates(for: device, in: context))

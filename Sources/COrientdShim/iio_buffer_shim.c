@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char *const axis_names[3] = {"accel_x", "accel_y", "accel_z"};
 
@@ -115,14 +116,27 @@ static int64_t sample_value(const struct iio_channel *channel, const void *sourc
     return v;
 }
 
+static double monotonic_seconds(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
 ssize_t orientd_iio_buffer_take(orientd_iio_buffer *buffer, double *xyz, int64_t *timestamps, size_t max)
 {
     size_t taken = 0;
+    // A local buffer has a descriptor that says whether a scan waits. Over iiod there is none:
+    // each refill is one round trip that returns a waiting scan at once or waits for the next
+    // one, so refills go on only while they come back at once (a backlog).
+    int descriptor = iio_buffer_get_poll_fd(buffer->buffer);
     while (taken < max) {
-        // Only what is there now: a buffer that has nothing to give is not waited for.
-        struct pollfd ready = {.fd = iio_buffer_get_poll_fd(buffer->buffer), .events = POLLIN};
-        if (ready.fd < 0 || poll(&ready, 1, 0) != 1)
-            break;
+        if (descriptor >= 0) {
+            struct pollfd ready = {.fd = descriptor, .events = POLLIN};
+            if (poll(&ready, 1, 0) != 1)
+                break;
+        }
+        double started = monotonic_seconds();
         ssize_t bytes = iio_buffer_refill(buffer->buffer);
         if (bytes <= 0)
             return taken > 0 || bytes == 0 || bytes == -EAGAIN ? (ssize_t)taken : bytes;
@@ -140,6 +154,8 @@ ssize_t orientd_iio_buffer_take(orientd_iio_buffer *buffer, double *xyz, int64_t
                 : 0;
             taken++;
         }
+        if (descriptor < 0 && monotonic_seconds() - started > 0.002)
+            break;
     }
     return (ssize_t)taken;
 }

@@ -4,9 +4,9 @@ import OrientationCore
 /// Everything orientd can be told, from the config file or from flags: where to read, where to
 /// serve, and every constant of the classifier.
 public struct DaemonSettings: Equatable, Sendable {
-    /// libiio contexts to read, each on a thread of its own. The first one's display accelerometer
-    /// drives the screen (and the rotation lock); the others are served to clients that ask for
-    /// them by id or URI.
+    /// libiio contexts to read, each on a thread of its own. The display accelerometer of local:
+    /// (else of the first) drives the screen and carries the rotation lock; the others are served
+    /// to clients that ask for them by id or URI.
     public var uris = ["local:"]
     public var socketPath: String
     /// 25 polls a second keep a still device under 1 % of a core; the 70 ms filter keeps a turn

@@ -137,7 +137,7 @@ extension SettingKey {
     private static let uriList: SettingKey = {
         var key = SettingKey(
             name: "uri", section: .daemon,
-            summary: "libiio contexts to read: 'local:' for this machine, 'ip:HOST[:PORT]' for a board running iiod. Several may be given (repeat the flag, or a list in the file); the first one's display accelerometer drives the screen.",
+            summary: "libiio contexts to read: 'local:' for this machine, 'ip:HOST[:PORT]' for a board running iiod. Several may be given (repeat the flag, or a list in the file); the display accelerometer of local: (else of the first) drives the screen.",
             accepts: "libiio URIs",
             store: { text, settings in
                 let uris = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -107,8 +107,10 @@ struct Orientd: AsyncParsableCommand {
     private func serve(_ settings: DaemonSettings, configuration origin: String, logger: Logger) async throws {
         let notifier = SystemdNotifier()
         // One context read by one feed for each URI (a replay is one feed), each with its hub;
-        // the first one's hub is the main one: the screen, and the rotation lock.
-        let sensors = (replay.map { ["replay:\($0)"] } ?? settings.uris).enumerated().map { index, uri in
+        // the first one's hub is the main one: the screen, and the rotation lock. That is this
+        // machine's when it is read, wherever local: stands in the list.
+        let uris = settings.uris.filter { $0 == "local:" } + settings.uris.filter { $0 != "local:" }
+        let sensors = (replay.map { ["replay:\($0)"] } ?? uris).enumerated().map { index, uri in
             // A replayed trace plays regardless of clients; a sensor is read only while one needs it.
             let demand = replay == nil ? ReadingDemand() : nil
             let hub = OrientationHub(

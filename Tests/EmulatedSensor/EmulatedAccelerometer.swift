@@ -13,14 +13,15 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
     public let root: String
     /// What was added, so an unplugged accelerometer can be plugged in again.
     private var descriptions: [String] = []
+    /// The writing end of a `buffered` accelerometer's /dev/iio:device0, a FIFO.
+    private var scanWriter: Int32 = -1
 
     /// Builds a testbed holding one accelerometer with `attributes` (sysfs file → value) and udev
     /// `properties`, plus any further devices in umockdev's text format.
-    public init(attributes: [String: String], properties: [String: String] = [:], otherDevices: String = "",
-                nodeIsFile: Bool = false) throws {
+    public init(attributes: [String: String], properties: [String: String] = [:], otherDevices: String = "") throws {
         testbed = umockdev_shim_testbed_new()
         root = String(cString: umockdev_shim_testbed_root(testbed))
-        try add(Self.accelerometer(attributes: attributes, properties: properties, nodeIsFile: nodeIsFile))
+        try add(Self.accelerometer(attributes: attributes, properties: properties))
         if !otherDevices.isEmpty { try add(otherDevices) }
     }
 
@@ -31,7 +32,10 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
         try add(devices)
     }
 
-    deinit { umockdev_shim_testbed_free(testbed) }
+    deinit {
+        if scanWriter >= 0 { close(scanWriter) }
+        umockdev_shim_testbed_free(testbed)
+    }
 
     /// A testbed with no accelerometer, only a light sensor (iio:device1), which `plugIn` can add one to.
     public static func lightSensorOnly() throws -> EmulatedAccelerometer {
@@ -79,7 +83,8 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
 
     /// `standard`'s accelerometer reading `orientation` from its raw attributes, with scan elements
     /// for a kernel buffer (x, y, z as le:s16/32, a le:s64 timestamp) whose /dev/iio:device0 is a
-    /// file: what `writeScans` and `appendScans` put there is what the buffer yields.
+    /// FIFO: what `appendScans` writes is what the buffer yields, once, and a reader waits for
+    /// more as it would on a capturing device.
     public static func buffered(rawAttributes orientation: Orientation) throws -> EmulatedAccelerometer {
         var attributes = standardAttributes(orientation)
         attributes["buffer/enable"] = "0"
@@ -90,23 +95,20 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
             attributes["scan_elements/in_\(channel)_index"] = String(index)
             attributes["scan_elements/in_\(channel)_type"] = channel == "timestamp" ? "le:s64/64>>0" : "le:s16/32>>0"
         }
-        let sensor = try EmulatedAccelerometer(attributes: attributes, nodeIsFile: true)
-        sensor.writeScans([])
+        let sensor = try EmulatedAccelerometer(attributes: attributes)
+        let node = sensor.root + "/dev/iio:device0"
+        unlink(node)
+        guard mkfifo(node, 0o666) == 0 else { throw EmulationError("cannot make \(node) a FIFO: \(String(cString: strerror(errno)))") }
+        // Read and write, so opening never waits for a reader and readers never see the end.
+        sensor.scanWriter = open(node, O_RDWR | O_NONBLOCK)
+        guard sensor.scanWriter >= 0 else { throw EmulationError("cannot open \(node): \(String(cString: strerror(errno)))") }
         return sensor
     }
 
-    /// Replaces what the buffer yields with one scan of `orientation` per entry of `times`
-    /// (kernel timestamps, seconds).
-    public func writeScans(_ scans: [(orientation: Orientation, time: Double)]) {
-        _ = FileManager.default.createFile(atPath: root + "/dev/iio:device0", contents: Self.scanData(scans))
-    }
-
-    /// Adds scans after those the buffer has yielded, as a capturing device does.
+    /// Scans the device captured, one per entry: `orientation` at kernel time `time` (seconds).
     public func appendScans(_ scans: [(orientation: Orientation, time: Double)]) {
-        guard let file = FileHandle(forWritingAtPath: root + "/dev/iio:device0") else { return }
-        file.seekToEndOfFile()
-        file.write(Self.scanData(scans))
-        try? file.close()
+        let data = Self.scanData(scans)
+        _ = data.withUnsafeBytes { write(scanWriter, $0.baseAddress, $0.count) }
     }
 
     /// x, y, z in 32-bit little-endian words, 4 bytes of padding, then the 64-bit timestamp.
@@ -130,10 +132,9 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
         ]
     }
 
-    /// umockdev's description of the accelerometer at `devicePath`. Its node is a terminal unless
-    /// `nodeIsFile` (given content, umockdev makes it a plain file).
-    private static func accelerometer(attributes: [String: String], properties: [String: String], nodeIsFile: Bool = false) -> String {
-        var description = "P: \(devicePath)\nN: iio:device0\(nodeIsFile ? "=00" : "")\nE: SUBSYSTEM=iio\nE: DEVNAME=/dev/iio:device0\n"
+    /// umockdev's description of the accelerometer at `devicePath`.
+    private static func accelerometer(attributes: [String: String], properties: [String: String]) -> String {
+        var description = "P: \(devicePath)\nN: iio:device0\nE: SUBSYSTEM=iio\nE: DEVNAME=/dev/iio:device0\n"
         for (key, value) in properties.sorted(by: { $0.key < $1.key }) { description += "E: \(key)=\(value)\n" }
         for (file, value) in attributes.sorted(by: { $0.key < $1.key }) { description += "A: \(file)=\(value)\\n\n" }
         return description

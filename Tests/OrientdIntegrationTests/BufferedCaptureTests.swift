@@ -9,17 +9,13 @@ extension IntegrationTests {
     /// backend enables it in sysfs and reads /dev/iio:device0, which the emulation serves from a
     /// file of recorded scans (as iio-sensor-proxy's own suite does).
     @Suite struct BufferedCaptureTests {
-        /// Kernel timestamps for scans every 20 ms (a 50 Hz device) from `start`.
-        static func scans(_ orientation: Orientation, count: Int, from start: Double) -> [(orientation: Orientation, time: Double)] {
-            (0..<count).map { (orientation, start + Double($0) * 0.02) }
-        }
-
-        /// The raw attributes say landscapeRight and the buffer says portrait: orientd follows
-        /// the buffer, and the scans a capturing device adds; with nobody subscribed the buffer
-        /// is released (buffer/enable back to 0).
+        /// The raw attributes say landscapeRight and the device captures portrait at 50 Hz:
+        /// orientd follows the scans, turns with them, and with nobody subscribed releases the
+        /// buffer (buffer/enable back to 0).
         @Test func followsScansFromTheBufferAndReleasesItWhenIdle() throws {
             let sensor = try EmulatedAccelerometer.buffered(rawAttributes: .landscapeRight)
-            sensor.writeScans(Self.scans(.portrait, count: 20, from: 1000))
+            let device = StreamingDevice(sensor, orientation: .portrait)
+            defer { device.stop() }
             let daemon = try Daemon(sensor: sensor)
             let client = try daemon.client()
             #expect(try client.subscribe() == .portrait, "\(daemon.log)")
@@ -27,19 +23,16 @@ extension IntegrationTests {
             #expect(sensor.value(of: "scan_elements/in_accel_x_en") == "1")
             #expect(sensor.value(of: "scan_elements/in_timestamp_en") == "1")
 
-            // The device goes on capturing, now turned to landscapeLeft.
-            let appended = Date()
-            for step in 0..<50 {
-                sensor.appendScans(Self.scans(.landscapeLeft, count: 1, from: 1000.4 + Double(step) * 0.02))
-                Thread.sleep(forTimeInterval: 0.02)
-                if step == 10 { client.setReadTimeout(3) }
-            }
+            client.setReadTimeout(3)
+            let turned = Date()
+            device.turn(to: .landscapeLeft)
             #expect(try client.nextEvent()?["orientation"]?.stringValue == "landscapeLeft", "\(daemon.log)")
-            #expect(Date().timeIntervalSince(appended) < 3)
+            #expect(Date().timeIntervalSince(turned) < 1)
             #expect(!daemon.log.contains("gave no data"), "\(daemon.log)")
 
             _ = try client.call("unsubscribe")
-            #expect(waitUntil(timeout: 3) { sensor.value(of: "buffer/enable") == "0" }, "the buffer is still enabled with no client")
+            // A request keeps the sensor read for 5 s (ReadingDemand), subscribing included.
+            #expect(waitUntil(timeout: 8) { sensor.value(of: "buffer/enable") == "0" }, "the buffer is still enabled with no client")
         }
 
         /// A buffer that yields nothing (a driver that needs a trigger, say): after a second
@@ -59,5 +52,33 @@ extension IntegrationTests {
             #expect(daemon.log.contains("gave no data for 1 s"), "\(daemon.log)")
             #expect(daemon.log.contains("polling its raw attributes instead"))
         }
+    }
+}
+
+/// A device capturing at 50 Hz into an emulated buffer, in whatever orientation it is turned to.
+final class StreamingDevice: @unchecked Sendable {
+    private let lock = NSLock()
+    private var orientation: Orientation
+    private var running = true
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ sensor: EmulatedAccelerometer, orientation: Orientation) {
+        self.orientation = orientation
+        Thread.detachNewThread { [self] in
+            var time = 1000.0
+            while lock.withLock({ running }) {
+                sensor.appendScans([(lock.withLock { self.orientation }, time)])
+                time += 0.02
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            done.signal()
+        }
+    }
+
+    func turn(to orientation: Orientation) { lock.withLock { self.orientation = orientation } }
+
+    func stop() {
+        lock.withLock { running = false }
+        done.wait()
     }
 }

@@ -117,6 +117,24 @@ extension IntegrationTests {
             #expect(sensor?["mountMatrixSource"]?.stringValue == "config file devices.\(uri)/accel_3d.mount-matrix")
         }
 
+        /// A board whose accelerometer has scan elements is read through a buffer over iiod: one
+        /// round trip per scan instead of three attribute reads. Its raw attributes say
+        /// landscapeRight, its scans portrait and then landscapeLeft: orientd follows the scans.
+        @Test func capturesThroughABufferOverIiod() throws {
+            let board = try EmulatedAccelerometer.buffered(rawAttributes: .landscapeRight)
+            let device = StreamingDevice(board, orientation: .portrait)
+            defer { device.stop() }
+            let (iiod, port) = try startIiod(for: board)
+            defer { stop(iiod) }
+            let daemon = try Daemon(sensor: nil, arguments: ["--uri", "ip:127.0.0.1:\(port)"])
+            let client = try daemon.client()
+            #expect(try client.subscribe() == .portrait, "\(daemon.log)")
+            client.setReadTimeout(3)
+            device.turn(to: .landscapeLeft)
+            #expect(try client.nextEvent()?["orientation"]?.stringValue == "landscapeLeft", "\(daemon.log)")
+            #expect(!daemon.log.contains("gave no data"), "\(daemon.log)")
+        }
+
         /// Naming a device orientd does not read is an error that lists what it reads.
         @Test func anUnknownDeviceIsRefusedWithTheKnownOnes() throws {
             let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard(.portrait))
