@@ -20,14 +20,10 @@ public enum AccelerometerDiscovery {
             .map { Found(device: $0, declaredLocation: location(of: $0, in: context)) }
     }
 
-    /// The display accelerometer: one declared `display` first, then one with no declared location.
-    /// A base accelerometer (keyboard half of a convertible) never drives the screen.
-    public static func displayAccelerometer(in context: IIOContext) throws(DiscoveryError) -> Found {
-        try displayFirst(in: context)[0].found
-    }
-
-    /// Every accelerometer with its id, the display one first; throws when there is no display
-    /// accelerometer. A location in `configured` (by id) wins over udev's and the label's.
+    /// Every accelerometer with its id, the display one first: one declared `display`, else one
+    /// with no declared location (a base accelerometer, in the keyboard half of a convertible,
+    /// never drives the screen); throws when there is none. A location in `configured` (by id)
+    /// wins over udev's and the label's.
     public static func displayFirst(in context: IIOContext, configured: [String: DeviceSettings] = [:])
         throws(DiscoveryError) -> [(found: Found, id: String)] {
         var found = accelerometers(in: context)

@@ -15,8 +15,9 @@ public protocol BufferedCapture: AnyObject {
     var canCapture: Bool { get }
     func startCapture() throws
     /// The accelerations captured since the last call (calibrated, mount matrix applied), oldest
-    /// first, each with its kernel timestamp in nanoseconds (nil when the device has none).
-    func takeCaptured() throws -> [(acceleration: Vector3, timestamp: Int64?)]
+    /// first, each with its kernel timestamp in nanoseconds (nil when the device has none). A
+    /// remote buffer may be refilled for up to `budget` seconds.
+    func takeCaptured(budget: Double) throws -> [(acceleration: Vector3, timestamp: Int64?)]
     /// Releases the buffer: the kernel stops capturing.
     func stopCapture()
 }

@@ -24,7 +24,10 @@ struct CaptureSchedule {
 
     /// The samples `source` (the `index`th) captured since the last poll, timed by the kernel's
     /// timestamps where it has them; nil when it is to be polled instead.
-    mutating func samples(of source: any AccelerometerSource, at index: Int, now: Double, logger: Logger) -> [AccelerometerSample]? {
+    /// `budget`: how long a remote buffer may be refilled (half a poll period leaves the other
+    /// half for sleeping).
+    mutating func samples(of source: any AccelerometerSource, at index: Int, now: Double, budget: Double,
+                          logger: Logger) -> [AccelerometerSample]? {
         guard index < states.count, let buffered = source as? BufferedCapture else { return nil }
         if case .toStart = states[index] {
             do {
@@ -39,7 +42,7 @@ struct CaptureSchedule {
         guard case .capturing(let since, let lastData, let lastTake, var lastError) = states[index] else { return nil }
         var captured: [(acceleration: Vector3, timestamp: Int64?)] = []
         do {
-            captured = try buffered.takeCaptured()
+            captured = try buffered.takeCaptured(budget: budget)
         } catch {
             lastError = "\(error)"
         }

@@ -6,10 +6,14 @@ final class FeedThread: @unchecked Sendable {
     private let state = NSCondition()
     private var stopRequested = false
     private var wakeRequested = false
+    private var started = false
     private var finished = false
 
     /// Runs `body` on a new thread named `name`.
     func start(name: String, _ body: @escaping @Sendable () -> Void) {
+        state.lock()
+        started = true
+        state.unlock()
         let thread = Thread { [self] in
             body()
             state.lock()
@@ -51,12 +55,13 @@ final class FeedThread: @unchecked Sendable {
         state.unlock()
     }
 
-    /// Asks the thread to stop and waits until its body has returned.
+    /// Asks the thread to stop and waits until its body has returned (if it was ever started; a
+    /// feed started in the background may not be yet when the daemon stops).
     func stop() {
         state.lock()
         stopRequested = true
         state.broadcast()
-        while !finished { state.wait() }
+        while started, !finished { state.wait() }
         state.unlock()
     }
 }

@@ -61,9 +61,9 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         buffer = try context.openBuffer(on: device)
     }
 
-    public func takeCaptured() throws -> [(acceleration: Vector3, timestamp: Int64?)] {
+    public func takeCaptured(budget: Double) throws -> [(acceleration: Vector3, timestamp: Int64?)] {
         guard let buffer else { return [] }
-        return try buffer.take().map { scan in
+        return try buffer.take(budget: budget).map { scan in
             (info.mountMatrix.apply(to: info.calibration.acceleration(fromRaw: scan.raw)), scan.timestamp)
         }
     }

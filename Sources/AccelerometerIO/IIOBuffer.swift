@@ -13,24 +13,28 @@ final class IIOBuffer {
 
     static let mostScansPerTake = 256
     private let handle: OpaquePointer
+    /// Kept alive as long as the buffer: destroying it needs the context's device.
+    private let context: IIOContext
     private let device: IIODevice
     let hasTimestamps: Bool
     private var values = [Double](repeating: 0, count: 3 * mostScansPerTake)
     private var stamps = [Int64](repeating: 0, count: mostScansPerTake)
 
-    init(handle: OpaquePointer, device: IIODevice) {
+    init(handle: OpaquePointer, context: IIOContext, device: IIODevice) {
         self.handle = handle
+        self.context = context
         self.device = device
         hasTimestamps = orientd_iio_buffer_has_timestamps(handle)
     }
 
     deinit { orientd_iio_buffer_close(handle) }
 
-    /// The scans waiting now, oldest first; none when the kernel has none.
-    func take() throws(IIOError) -> [Scan] {
+    /// The scans waiting now, oldest first; none when the kernel has none. Over iiod, refills go
+    /// on for `budget` seconds.
+    func take(budget: Double) throws(IIOError) -> [Scan] {
         let count = values.withUnsafeMutableBufferPointer { values in
             stamps.withUnsafeMutableBufferPointer { stamps in
-                orientd_iio_buffer_take(handle, values.baseAddress, stamps.baseAddress, Self.mostScansPerTake)
+                orientd_iio_buffer_take(handle, values.baseAddress, stamps.baseAddress, Self.mostScansPerTake, budget)
             }
         }
         if count < 0 { throw IIOError(code: Int32(-count), operation: "take scans from the buffer of \(device.id)") }

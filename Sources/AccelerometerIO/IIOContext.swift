@@ -70,7 +70,7 @@ public final class IIOContext {
         guard let buffer = orientd_iio_buffer_open(handle, device.index, kernelSamples, &error) else {
             throw IIOError(code: error, operation: "start buffered capture on \(device.id)")
         }
-        return IIOBuffer(handle: buffer, device: device)
+        return IIOBuffer(handle: buffer, context: self, device: device)
     }
 
     public func writeDeviceAttribute(_ attribute: String, value: String, on device: IIODevice) throws(IIOError) {

@@ -206,7 +206,7 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
             var unreadable: SensorReadError?
             for (index, source) in sources.enumerated() {
                 let time = MonotonicClock.now()
-                if let captured = capture.samples(of: source, at: index, now: time, logger: logger) {
+                if let captured = capture.samples(of: source, at: index, now: time, budget: period / 2, logger: logger) {
                     for sample in captured { onReading(.sample(sample, device: source.info.id)) }
                     continue
                 }
@@ -215,7 +215,9 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
                     onReading(.sample(AccelerometerSample(time: time, acceleration: acceleration), device: source.info.id))
                 } catch {
                     onReading(.failure(error, time: time, device: source.info.id))
-                    if case .unreadable = error { unreadable = error }
+                    // Only the display accelerometer's failing closes them all: a broken base
+                    // sensor must not take the screen's rotation down with it.
+                    if case .unreadable = error, index == 0 { unreadable = error }
                 }
             }
             if let error = unreadable {
@@ -237,6 +239,8 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
             if deadline < now { deadline = now }
             sleep(deadline - now)
         }
+        // Stopped before the first attempt: whoever waits for the start is told there is none.
+        announceStart?(nil)
     }
 }
 

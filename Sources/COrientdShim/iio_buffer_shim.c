@@ -60,6 +60,7 @@ orientd_iio_buffer *orientd_iio_buffer_open(const orientd_iio_context *context, 
         buffer->axes[axis] = scan_element(dev, axis_names[axis]);
         if (!buffer->axes[axis]) {
             *error = ENOTSUP;
+            disable_channels(buffer);
             free(buffer);
             return NULL;
         }
@@ -79,6 +80,7 @@ orientd_iio_buffer *orientd_iio_buffer_open(const orientd_iio_context *context, 
         free(buffer);
         return NULL;
     }
+    // Not over iiod (-ENOSYS), where take() bounds its refills by time instead.
     iio_buffer_set_blocking_mode(buffer->buffer, false);
     return buffer;
 }
@@ -88,32 +90,22 @@ bool orientd_iio_buffer_has_timestamps(const orientd_iio_buffer *buffer)
     return buffer->timestamp != NULL;
 }
 
-/// A converted sample of `channel` at `source` as a signed (or unsigned) integer.
+/// A converted sample of `channel` at `source` as a signed (or unsigned) integer. libiio's
+/// conversion leaves `length` bits in host order (little-endian here), sign-extended within them.
 static int64_t sample_value(const struct iio_channel *channel, const void *source)
 {
     const struct iio_data_format *format = iio_channel_get_data_format(channel);
     uint8_t converted[8] = {0};
+    unsigned bytes = format->length / 8;
+    if (bytes == 0 || bytes > sizeof(converted))
+        return 0;
     iio_channel_convert(channel, converted, source);
-    // Each branch casts on its own: in `signed ? v : u` C would make both unsigned.
-    if (format->length == 8)
-        return format->is_signed ? (int64_t)(int8_t)converted[0] : (int64_t)converted[0];
-    if (format->length == 16) {
-        int16_t v;
-        uint16_t u;
-        memcpy(&v, converted, 2);
-        memcpy(&u, converted, 2);
-        return format->is_signed ? (int64_t)v : (int64_t)u;
-    }
-    if (format->length == 32) {
-        int32_t v;
-        uint32_t u;
-        memcpy(&v, converted, 4);
-        memcpy(&u, converted, 4);
-        return format->is_signed ? (int64_t)v : (int64_t)u;
-    }
-    int64_t v;
-    memcpy(&v, converted, 8);
-    return v;
+    uint64_t value = 0;
+    for (unsigned byte = 0; byte < bytes; byte++)
+        value |= (uint64_t)converted[byte] << (8 * byte);
+    if (format->is_signed && bytes < 8 && (value >> (8 * bytes - 1)) & 1)
+        value |= ~(uint64_t)0 << (8 * bytes);
+    return (int64_t)value;
 }
 
 static double monotonic_seconds(void)
@@ -123,20 +115,21 @@ static double monotonic_seconds(void)
     return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 }
 
-ssize_t orientd_iio_buffer_take(orientd_iio_buffer *buffer, double *xyz, int64_t *timestamps, size_t max)
+ssize_t orientd_iio_buffer_take(orientd_iio_buffer *buffer, double *xyz, int64_t *timestamps, size_t max,
+                                double budget)
 {
     size_t taken = 0;
     // A local buffer has a descriptor that says whether a scan waits. Over iiod there is none:
-    // each refill is one round trip that returns a waiting scan at once or waits for the next
-    // one, so refills go on only while they come back at once (a backlog).
+    // each refill is one round trip that returns a waiting scan or waits for the next one, so
+    // refills go on for `budget` seconds, enough to drain a backlog at any round-trip time.
     int descriptor = iio_buffer_get_poll_fd(buffer->buffer);
+    double started = monotonic_seconds();
     while (taken < max) {
         if (descriptor >= 0) {
             struct pollfd ready = {.fd = descriptor, .events = POLLIN};
             if (poll(&ready, 1, 0) != 1)
                 break;
         }
-        double started = monotonic_seconds();
         ssize_t bytes = iio_buffer_refill(buffer->buffer);
         if (bytes <= 0)
             return taken > 0 || bytes == 0 || bytes == -EAGAIN ? (ssize_t)taken : bytes;
@@ -154,7 +147,7 @@ ssize_t orientd_iio_buffer_take(orientd_iio_buffer *buffer, double *xyz, int64_t
                 : 0;
             taken++;
         }
-        if (descriptor < 0 && monotonic_seconds() - started > 0.002)
+        if (descriptor < 0 && monotonic_seconds() - started >= budget)
             break;
     }
     return (ssize_t)taken;

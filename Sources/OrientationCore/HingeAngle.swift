@@ -28,7 +28,7 @@ public enum HingeAngle {
         for vector in [display, base] {
             let across = (vector.y * vector.y + vector.z * vector.z).squareRoot()
             guard vector.magnitude > 0, across / vector.magnitude >= sin(smallestAngleToHingeAxis * .pi / 180) else {
-                return .undefined(reason: "the hinge axis is within \(Int(90 - smallestAngleToHingeAxis))° of vertical")
+                return .undefined(reason: "the hinge axis is within \(Int(smallestAngleToHingeAxis))° of vertical")
             }
         }
         // The display is the base turned by (angle - 180°) about x, so gravity's angle in the

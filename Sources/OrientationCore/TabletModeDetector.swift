@@ -4,7 +4,7 @@
 ///   whose sample is older than `pairingWindow` against the other's gives no angle;
 /// - near 0°/360° (within `seam`), where closed and folded back read alike, the angle is the one
 ///   nearer the last angle, so a lid folded back past 350° reads 360° (tablet), not 0° (closed);
-///   with no history it reads as measured;
+///   with no history it is unknown, and so is tablet mode, until the lid moves out of the seam;
 /// - the published angle changes only by `angleStep` or more;
 /// - tablet mode starts at `enterTabletAt` or beyond and ends at `leaveTabletAt` or below; an
 ///   undefined angle (the hinge axis near vertical) changes neither.
@@ -54,6 +54,17 @@ public struct TabletModeDetector: Sendable {
         return update()
     }
 
+    /// A half could not be read: the angle is unknown (`reason` says why) until both are read
+    /// again; tablet mode stays as it was.
+    public mutating func unreadable(because reason: String) -> State? {
+        var next = state
+        next.angle = nil
+        next.problem = reason
+        guard next != state else { return nil }
+        state = next
+        return next
+    }
+
     /// Forgets the motion so far (a sensor was lost): the next angle starts afresh.
     public mutating func reset() {
         self = TabletModeDetector(thresholdsOf: self)
@@ -79,7 +90,11 @@ public struct TabletModeDetector: Sendable {
             next.angle = nil
             next.problem = reason
         case .angle(let raw):
-            let angle = unwrapped(raw)
+            guard let angle = unwrapped(raw) else {
+                next.angle = nil
+                next.problem = Self.seamProblem
+                break
+            }
             lastAngle = angle
             next.problem = nil
             if next.angle.map({ abs($0 - angle) >= angleStep }) ?? true { next.angle = angle.rounded() }
@@ -95,10 +110,13 @@ public struct TabletModeDetector: Sendable {
         return next
     }
 
+    static let seamProblem = "closed or folded back into a tablet: the two read alike until the lid moves"
+
     /// `raw` in [0, 360); near the seam, whichever of its readings near 0° and near 360° is
-    /// nearer the last angle, within [0, 360].
-    private func unwrapped(_ raw: Double) -> Double {
-        guard let lastAngle, raw < seam || raw > 360 - seam else { return raw }
+    /// nearer the last angle, within [0, 360]; nil near the seam with no last angle.
+    private func unwrapped(_ raw: Double) -> Double? {
+        guard raw < seam || raw > 360 - seam else { return raw }
+        guard let lastAngle else { return nil }
         let nearZero = raw < 180 ? raw : raw - 360
         let nearest = abs(nearZero - lastAngle) <= abs(nearZero + 360 - lastAngle) ? nearZero : nearZero + 360
         return min(max(nearest, 0), 360)

@@ -216,8 +216,7 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
             return nil
         }
         if let hub = hubs.hub(for: device) { return hub }
-        send(ErrorReply(id: request.id, error: ProtocolError(
-            .unknownDevice, "no accelerometer '\(device ?? "")'; orientd reads: \(hubs.knownDevices.joined(separator: ", "))")), context: context)
+        send(ErrorReply(id: request.id, error: ProtocolError(.unknownDevice, hubs.refusal(of: device ?? ""))), context: context)
         return nil
     }
 

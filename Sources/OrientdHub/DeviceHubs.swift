@@ -23,16 +23,21 @@ public struct DeviceHubs: Sendable {
         self.entries = entries
     }
 
-    /// The hub serving `device` (an id from `status`, or a URI), or nil if no hub has it; nil
-    /// `device` means the main hub.
+    /// The hub serving `device` (a context's URI, or the id of the accelerometer whose
+    /// orientation a hub holds), or nil if none; nil `device` means the main hub.
     public func hub(for device: String?) -> OrientationHub? {
         guard let device else { return main }
-        return entries.first { $0.uri == device || $0.hub.deviceIDs.contains(device) }?.hub
+        return entries.first { $0.uri == device || $0.hub.sensorID == device }?.hub
     }
 
-    /// What `unknown-device` says a client may name instead.
-    public var knownDevices: [String] {
-        entries.flatMap { entry in [entry.uri] + entry.hub.deviceIDs.filter { $0 != entry.uri } }
+    /// Why `device` cannot be followed, for `unknown-device`: what it is, and what can be named.
+    public func refusal(of device: String) -> String {
+        let names = entries.flatMap { entry in [entry.uri] + (entry.hub.sensorID.map { [$0] } ?? []) }.joined(separator: ", ")
+        if let entry = entries.first(where: { $0.hub.deviceIDs.contains(device) }) {
+            return "'\(device)' has no orientation of its own (a base accelerometer only feeds the hinge angle); "
+                + "its context's orientation is '\(entry.hub.sensorID ?? entry.uri)'; orientd follows: \(names)"
+        }
+        return "no accelerometer '\(device)'; orientd follows: \(names)"
     }
 
     /// The main hub's status, with every hub's accelerometers under `devices` and every hub's
@@ -42,7 +47,10 @@ public struct DeviceHubs: Sendable {
         for entry in entries.dropFirst() {
             let other = entry.hub.status(clients: clients)
             status.subscribers += other.subscribers
-            status.devices += other.devices.isEmpty ? [other.sensor] : other.devices
+            // A board never reached yet is still listed, by its URI.
+            var sensor = other.sensor
+            if sensor.uri.isEmpty { sensor.uri = entry.uri }
+            status.devices += other.devices.isEmpty ? [sensor] : other.devices
         }
         return status
     }

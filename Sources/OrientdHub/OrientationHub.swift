@@ -108,8 +108,11 @@ public final class OrientationHub: Sendable {
 
     public var orientation: Orientation { state.withLockedValue { $0.orientation } }
 
-    /// The ids of the accelerometers this hub's sensor was opened with.
+    /// The ids of the accelerometers this hub's sensor was opened with, the one it follows first.
     public var deviceIDs: [String] { state.withLockedValue { $0.devices.compactMap(\.id) } }
+
+    /// The id of the accelerometer whose orientation this hub holds.
+    public var sensorID: String? { state.withLockedValue { $0.sensor?.id } }
 
     // MARK: From the sensor
 

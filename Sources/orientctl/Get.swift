@@ -10,9 +10,10 @@ struct Get: ParsableCommand {
             """)
 
     @OptionGroup var options: ConnectionOptions
+    @OptionGroup var device: DeviceOption
 
     func run() throws {
-        let result = try options.call(.get)
+        let result = try options.call(.get, device.parameters)
         Output.line(options.json ? ConnectionOptions.json(result) : result["orientation"]?.stringValue ?? "unknown")
     }
 }
@@ -29,9 +30,10 @@ struct Monitor: ParsableCommand {
             """)
 
     @OptionGroup var options: ConnectionOptions
+    @OptionGroup var device: DeviceOption
 
     func run() throws {
-        try options.follow([:], start: { Output.line(describe($0)) }, event: { event in
+        try options.follow(device.parameters, start: { Output.line(describe($0)) }, event: { event in
             switch event["event"]?.stringValue {
             case EventKind.deviceOrientationDidChange.rawValue?:
                 Output.line(describe(event))
@@ -53,4 +55,14 @@ struct Monitor: ParsableCommand {
     private func describe(_ message: JSONValue) -> String {
         options.json ? ConnectionOptions.json(message) : message["orientation"]?.stringValue ?? "unknown"
     }
+}
+
+/// Which accelerometer to ask about, when orientd reads more than one.
+struct DeviceOption: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "An accelerometer's id as 'orientctl status' lists it, or a context's URI (ip:192.0.2.7). (default: the one that drives the screen)",
+        valueName: "id"))
+    var device: String?
+
+    var parameters: [String: JSONValue] { device.map { ["device": .string($0)] } ?? [:] }
 }

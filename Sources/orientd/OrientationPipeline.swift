@@ -44,7 +44,13 @@ final class OrientationPipeline: Sendable {
             handleOtherDevice(sample, device: device)
             return
         }
-        if case .failure(_, _, let device) = reading, device != state.withLockedValue({ $0.display }) { return }
+        if case .failure(let error, _, let device) = reading, device != state.withLockedValue({ $0.display }) {
+            let hinge = state.withLockedValue { state in
+                device == state.base ? state.tabletMode.unreadable(because: "cannot read the base accelerometer: \(error)") : nil
+            }
+            if let hinge { hub.hingeChanged(hinge) }
+            return
+        }
         let (change, angles, resumed, hinge) = state.withLockedValue { state -> (OrientationChange?, OrientationAngles?, Bool, TabletModeDetector.State?) in
             switch reading {
             case .paused, .opened, .lost:

@@ -134,8 +134,9 @@ struct Orientd: AsyncParsableCommand {
             throw DaemonFailure("\(error)")
         }
 
-        // The watchdog follows the main feed: a remote board that hangs is libiio's network
-        // timeout's business (5 s), and must not restart the daemon serving everyone else.
+        // The watchdog follows the main feed (this machine's, when local: is read): another
+        // board that hangs is libiio's network timeout's business (5 s), and must not restart
+        // the daemon serving everyone else.
         let heartbeat = notifier.heartbeatInterval.map { SensorPoller.Heartbeat(interval: $0, beat: notifier.heartbeat) }
         var feeds: [any SampleFeed] = []
         var hotplug: HotplugMonitor?
@@ -153,11 +154,10 @@ struct Orientd: AsyncParsableCommand {
                     }
                 }
             }
-            // Together: an unreachable board must not hold up the others.
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for feed in feeds { group.addTask { _ = try await feed.start() } }
-                try await group.waitForAll()
-            }
+            // The others open in the background: an unreachable board must not hold up the
+            // main one, nor readiness.
+            for feed in feeds.dropFirst() { Task { _ = try? await feed.start() } }
+            _ = try await feeds[0].start()
         } catch {
             hotplug?.stop()
             for feed in feeds { feed.stop() }

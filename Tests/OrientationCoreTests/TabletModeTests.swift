@@ -74,7 +74,9 @@ import Testing
         let up = Self.sweep(opening, baseTilt: tilt, detector: &detector)
         let entered = try #require(up.first { $0.state.tabletMode == true })
         #expect(entered.at >= 200 && entered.at < 206, "entered tablet mode at \(entered.at)°")
-        #expect(up.first?.state.tabletMode == false)
+        // Near closed with no motion to go by, neither the angle nor tablet mode is known.
+        #expect(up.first?.state.angle == nil && up.first?.state.tabletMode == nil)
+        #expect(up.first { $0.state.tabletMode != nil }?.state.tabletMode == false)
         // Angles follow the hinge (the low-pass filter lags a little) and end at 360, not 0.
         for (hinge, state) in up { if let angle = state.angle { #expect(abs(angle - hinge) < 12, "\(angle) at \(hinge)") } }
         // Still at 360° for half a second, the filter catches up.
@@ -93,7 +95,7 @@ import Testing
 
     @Test func anUndefinedAngleHoldsTabletMode() throws {
         var detector = TabletModeDetector()
-        _ = Self.sweep(Array(repeating: 340, count: 20), detector: &detector)
+        _ = Self.sweep(Array(stride(from: 300.0, through: 340, by: 2)), detector: &detector)
         #expect(detector.state.tabletMode == true)
         let side = Vector3(Self.g, 0.3, 0.3)
         var states: [TabletModeDetector.State] = []
@@ -108,6 +110,28 @@ import Testing
         #expect(undefined.tabletMode == true)
         // One change announced, not one per sample.
         #expect(states.count == 1)
+    }
+
+    /// Closed and folded back read alike: with no motion to go by, orientd says so and decides
+    /// nothing; once the lid opens past the seam, it knows, and follows it back down to 0°.
+    @Test func nearTheSeamWithoutHistoryNothingIsGuessed() throws {
+        var detector = TabletModeDetector()
+        let still = Self.sweep(Array(repeating: 355, count: 10), detector: &detector)
+        #expect(still.count == 1)
+        #expect(still.first?.state == TabletModeDetector.State(problem: "closed or folded back into a tablet: the two read alike until the lid moves"))
+        _ = Self.sweep(Array(stride(from: 355.0, through: 300, by: -2)), detector: &detector, from: 10)
+        #expect(detector.state.tabletMode == true)
+        _ = Self.sweep(Array(stride(from: 300.0, through: 360, by: 2)) + Array(repeating: 360, count: 10), detector: &detector, from: 20)
+        #expect(detector.state.angle.map { $0 >= 355 } == true, "\(detector.state)")
+    }
+
+    /// The base cannot be read: the angle is unknown with the reason, tablet mode is kept.
+    @Test func anUnreadableHalfMakesTheAngleUnknown() {
+        var detector = TabletModeDetector()
+        _ = Self.sweep(Array(stride(from: 150.0, through: 250, by: 2)), detector: &detector)
+        let state = detector.unreadable(because: "cannot read the base accelerometer: gone")
+        #expect(state == TabletModeDetector.State(tabletMode: true, problem: "cannot read the base accelerometer: gone"))
+        #expect(detector.unreadable(because: "cannot read the base accelerometer: gone") == nil)
     }
 
     @Test func shakingOrAStaleHalfGivesNoAngle() {

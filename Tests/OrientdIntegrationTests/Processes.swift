@@ -71,6 +71,12 @@ final class Daemon: @unchecked Sendable {
             stop()
             throw TestFailure("orientd did not come up on \(self.socketPath); its log:\n\(log)")
         }
+        // The connections that found it ready count as clients until orientd has seen them close
+        // (it logs both at debug level): wait for that, so a test's own clients are the only ones.
+        waitUntil(timeout: 2) {
+            let lines = self.log.split(separator: "\n")
+            return lines.filter { $0.hasSuffix("client connected") }.count == lines.filter { $0.hasSuffix("client disconnected") }.count
+        }
     }
 
     deinit { stop() }

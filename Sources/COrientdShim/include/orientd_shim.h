@@ -52,10 +52,12 @@ bool orientd_iio_device_is_buffer_capable(const orientd_iio_context *context, un
 orientd_iio_buffer *orientd_iio_buffer_open(const orientd_iio_context *context, unsigned device,
                                             unsigned kernel_samples, int *error);
 bool orientd_iio_buffer_has_timestamps(const orientd_iio_buffer *buffer);
-/// Takes the scans waiting, without blocking, at most `max`: raw values (three per scan) into
-/// xyz, and the kernel's timestamps in nanoseconds (0 without) into timestamps. Returns how many
-/// (0 when none is waiting), or a negative errno value when the first refill fails.
-ssize_t orientd_iio_buffer_take(orientd_iio_buffer *buffer, double *xyz, int64_t *timestamps, size_t max);
+/// Takes the scans waiting, at most `max`: raw values (three per scan) into xyz, and the kernel's
+/// timestamps in nanoseconds (0 without) into timestamps. A local buffer is drained without
+/// blocking; over iiod, where a refill may wait for the next scan, refills go on for `budget`
+/// seconds. Returns how many (0 when none), or a negative errno value when the first refill fails.
+ssize_t orientd_iio_buffer_take(orientd_iio_buffer *buffer, double *xyz, int64_t *timestamps, size_t max,
+                                double budget);
 /// Stops capture (the kernel's buffer is disabled) and frees the buffer.
 void orientd_iio_buffer_close(orientd_iio_buffer *buffer);
 
