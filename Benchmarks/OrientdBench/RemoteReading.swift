@@ -15,7 +15,7 @@ final class LoopbackIiod {
         for _ in 0..<5 {
             let port = Int.random(in: 20000...60000)
             let process = try ChildProcess("/usr/sbin/iiod", ["-D", "-p", String(port)], environment: environment, standardError: log)
-            if waitUntil(timeout: 5, { !process.isRunning || Self.accepts(port: port) }), process.isRunning {
+            if waitUntil(timeout: 5, { !process.isRunning || acceptsConnections(onLoopbackPort: port) }), process.isRunning {
                 self.port = port
                 self.process = process
                 return
@@ -26,20 +26,6 @@ final class LoopbackIiod {
     }
 
     func stop() { process.stop() }
-
-    private static func accepts(port: Int) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
 }
 
 /// How fast orientd reads one context when asked to read as fast as it may: orientd polling at

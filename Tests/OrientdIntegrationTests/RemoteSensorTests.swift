@@ -164,7 +164,7 @@ extension IntegrationTests {
                 iiod.standardOutput = FileHandle.nullDevice
                 iiod.standardError = FileHandle.nullDevice
                 try iiod.run()
-                if waitUntil(timeout: 5, { !iiod.isRunning || isListening(port: port) }), iiod.isRunning {
+                if waitUntil(timeout: 5, { !iiod.isRunning || acceptsConnections(onLoopbackPort: port) }), iiod.isRunning {
                     return (iiod, port)
                 }
                 stop(iiod)
@@ -176,20 +176,6 @@ extension IntegrationTests {
         private func stop(_ iiod: Process) {
             if iiod.isRunning { kill(iiod.processIdentifier, SIGKILL) }
             iiod.waitUntilExit()
-        }
-
-        private func isListening(port: Int) -> Bool {
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(descriptor) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            return withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                }
-            }
         }
     }
 }
