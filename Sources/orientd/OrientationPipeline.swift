@@ -8,10 +8,11 @@ import OrientdProtocol
 
 /// Sensor readings → classifier → hub, on the sensor thread: orientation changes from the display
 /// accelerometer, angle samples while someone wants them, and on a convertible the hinge angle
-/// and tablet mode from the display and base accelerometers together. When the sensor sleeps for want of demand, the hub is told
-/// its orientation may go stale, and the first sample after waking decides afresh; likewise after
-/// a sensor is (re)opened, which the hub hears of as its availability. Also tells the log when
-/// readings start failing and when they recover, once each rather than on every poll.
+/// and tablet mode from the display and base accelerometers together. When the sensor sleeps for
+/// want of demand, the hub is told its orientation may go stale, and the first sample after
+/// waking decides afresh; likewise after a sensor is (re)opened, which the hub hears of as its
+/// availability. Also tells the log when readings start failing and when they recover, once each
+/// rather than on every poll.
 final class OrientationPipeline: Sendable {
     private struct State {
         var classifier: Classifier
