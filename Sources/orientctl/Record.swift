@@ -38,8 +38,13 @@ struct Record: ParsableCommand {
         }
         output.write(Data((Trace.header + "\n").utf8))
         var first: Double?
-        var samples = 0
-        var dropped = 0
+        let tally = RecordingTally(file: file)
+        // Ctrl-C ends a recording as --duration does: every line is already written, and the
+        // summary still says how many samples the trace holds.
+        signal(SIGINT, SIG_IGN)
+        let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        interrupt.setEventHandler { tally.reportAndExit() }
+        interrupt.resume()
         let parameters: [String: JSONValue] = ["events": .array([.string(EventKind.angles.rawValue)])]
         try options.follow(parameters, start: { _ in }, event: { event in
             guard event["event"]?.stringValue == EventKind.angles.rawValue,
@@ -51,12 +56,47 @@ struct Record: ParsableCommand {
             first = start
             let sample = AccelerometerSample(time: ((timestamp - start) * 1000).rounded() / 1000,
                                              acceleration: Vector3(values[0], values[1], values[2]))
-            output.write(Data(Trace.line(sample).utf8))
-            samples += 1
-            if case .integer(let count)? = event["dropped"] { dropped += Int(count) }
+            var dropped = 0
+            if case .integer(let count)? = event["dropped"] { dropped = Int(count) }
+            tally.write(Data(Trace.line(sample).utf8), to: output, dropped: dropped)
             return duration.map { timestamp - start < $0 } ?? true
         })
+        interrupt.cancel()
         if file != "-" { try? output.close() }
+        tally.report()
+    }
+}
+
+/// What a recording holds so far, for the summary at its end, whichever way it ends. A line is
+/// written and counted under one lock, so an interrupt never reports one line more or less.
+private final class RecordingTally: @unchecked Sendable {
+    private let lock = NSLock()
+    private let file: String
+    private var samples = 0
+    private var dropped = 0
+
+    init(file: String) { self.file = file }
+
+    func write(_ line: Data, to output: FileHandle, dropped newlyDropped: Int) {
+        lock.withLock {
+            output.write(line)
+            samples += 1
+            dropped += newlyDropped
+        }
+    }
+
+    func report() {
+        lock.withLock { printSummary() }
+    }
+
+    /// For Ctrl-C: the summary, then exit, with no line written in between.
+    func reportAndExit() -> Never {
+        lock.lock()
+        printSummary()
+        Foundation.exit(0)
+    }
+
+    private func printSummary() {
         Output.error("recorded \(samples) samples to \(file)\(dropped > 0 ? "; \(dropped) were dropped because the recorder fell behind" : "")")
     }
 }

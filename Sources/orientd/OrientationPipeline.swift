@@ -110,7 +110,10 @@ final class OrientationPipeline: Sendable {
         case .sample(let sample, _):
             if let hinge { hub.hingeChanged(hinge) }
             if let angles, hub.wantsAngles {
-                hub.publishAngles(angles, acceleration: sample.acceleration, time: sample.time, timestamp: Date().timeIntervalSince1970)
+                // The sample's own moment on the wall clock: scans taken from a buffer together
+                // were captured at different times.
+                let timestamp = Date().timeIntervalSince1970 - (MonotonicClock.now() - sample.time)
+                hub.publishAngles(angles, acceleration: sample.acceleration, time: sample.time, timestamp: timestamp)
             }
         case .failure:
             break

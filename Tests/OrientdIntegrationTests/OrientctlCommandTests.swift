@@ -59,6 +59,21 @@ extension IntegrationTests {
             #expect(replay.log.contains("orientation portrait → landscapeLeft"))
         }
 
+        /// Ctrl-C ends a recording with its summary, like --duration, and a trace that parses.
+        @Test func anInterruptedRecordingSaysWhatItHolds() throws {
+            let sensor = try EmulatedAccelerometer.standard(.portrait)
+            let daemon = try Daemon(sensor: sensor)
+            let trace = daemon.directory + "/interrupted.trace"
+            let log = daemon.directory + "/record.log"
+            let recorder = try ChildProcess(Products.path("orientctl"), ["record", trace, "--socket", daemon.socketPath], standardError: log)
+            #expect(waitUntil(timeout: 5) { ((try? Trace.parse(String(contentsOfFile: trace, encoding: .utf8)))?.count ?? 0) >= 10 })
+            kill(recorder.pid, SIGINT)
+            #expect(waitUntil(timeout: 5) { !recorder.isRunning })
+            let samples = try Trace.parse(String(contentsOfFile: trace, encoding: .utf8))
+            let summary = try String(contentsOfFile: log, encoding: .utf8)
+            #expect(summary == "recorded \(samples.count) samples to \(trace)\n", "\(summary)")
+        }
+
         @Test func watchDrawsTheDeviceInPlace() throws {
             let sensor = try EmulatedAccelerometer.standard(.landscapeLeft)
             let daemon = try Daemon(sensor: sensor)
