@@ -31,6 +31,8 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
     /// keep the order of the requests.
     private var waitingForSensor = false
     private var readingPaused = false
+    /// A request line was too long: the connection closes once the requests before it are answered.
+    private var closeWhenAnswered = false
     private var queued: [ByteBuffer] = []
     private var queuedBytes = 0
     private static let blanks: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r")]
@@ -101,9 +103,9 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         if error is BoundedLineDecoder.LineTooLong {
             logger.notice("closing a client whose request line is longer than \(Wire.maximumRequestLength) bytes")
-            closeAfterSending(ErrorReply(id: nil, error: ProtocolError(
-                .requestTooLong, "request lines are limited to \(Wire.maximumRequestLength) bytes; closing the connection")),
-                context: context)
+            // Replies keep the order of the requests: the ones before the long line come first.
+            closeWhenAnswered = true
+            answerQueued(context: context)
         } else {
             logger.debug("closing a client connection: \(error)")
             context.close(promise: nil)
@@ -136,7 +138,14 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
             answer(Request.parse(line.readableBytesView), context: context)
         }
         queued.removeFirst(next)
-        let pause = !queued.isEmpty || waitingForSensor
+        if closeWhenAnswered, queued.isEmpty, !waitingForSensor, channel.isActive {
+            closeWhenAnswered = false
+            closeAfterSending(ErrorReply(id: nil, error: ProtocolError(
+                .requestTooLong, "request lines are limited to \(Wire.maximumRequestLength) bytes; closing the connection")),
+                context: context)
+            return
+        }
+        let pause = !queued.isEmpty || waitingForSensor || closeWhenAnswered
         if pause != readingPaused, channel.isActive {
             readingPaused = pause
             channel.setOption(.autoRead, value: !pause).whenFailure { _ in }

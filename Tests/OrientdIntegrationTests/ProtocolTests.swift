@@ -114,6 +114,24 @@ extension IntegrationTests {
             #expect(try daemon.currentOrientation() == "portrait")
         }
 
+        /// An overlong line behind a `get` that waits for the sleeping sensor: the `get` is still
+        /// answered first, then the error, then the connection closes; replies keep their order.
+        @Test func anOverlongRequestDoesNotOvertakeAWaitingGet() throws {
+            let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard(.landscapeLeft))
+            let connection = try rawConnection(to: daemon)
+            _ = try connection.readJSON()
+            // Long but valid requests first, so orientd reads 8 KiB at a time: then the get and
+            // the start of the overlong line arrive in one read.
+            let padding = String(repeating: "p", count: Wire.maximumRequestLength - 60)
+            try connection.send((1...6).map { #"{"id":\#($0),"method":"ping","padding":"\#(padding)"}"# }.joined(separator: "\n"))
+            for id in 1...6 { #expect(try connection.readJSON()?["id"] == .integer(Int64(id))) }
+            try connection.send(#"{"id":9,"method":"get"}"# + "\n" + String(repeating: "x", count: Wire.maximumRequestLength + 100))
+            let first = try #require(try connection.readJSON())
+            #expect(first["result"]?["orientation"] == .string("landscapeLeft"), "\(first)")
+            #expect(try connection.readJSON()?["error"]?["code"] == .string("request-too-long"))
+            #expect(try connection.readLine() == nil, "the connection must be closed")
+        }
+
         @Test func aLongRequestWithinTheLimitIsServed() throws {
             let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard())
             let connection = try rawConnection(to: daemon)
