@@ -41,11 +41,12 @@ final class OrientationPipeline: Sendable {
     }
 
     @Sendable func handle(_ reading: Reading) {
-        if case .sample(let sample, let device) = reading, device != state.withLockedValue({ $0.display }) {
+        let display = state.withLockedValue { $0.display }
+        if case .sample(let sample, let device) = reading, device != display {
             handleOtherDevice(sample, device: device)
             return
         }
-        if case .failure(let error, _, let device) = reading, device != state.withLockedValue({ $0.display }) {
+        if case .failure(let error, _, let device) = reading, device != display {
             let hinge = state.withLockedValue { state in
                 device == state.base ? state.tabletMode.unreadable(because: "cannot read the base accelerometer: \(error)") : nil
             }
