@@ -106,6 +106,14 @@ let package = Package(
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore", "ScenarioCorpus"]),
         .testTarget(name: "AccelerometerIOTests", dependencies: ["AccelerometerIO", "OrientationCore"]),
         .testTarget(name: "OrientdProtocolTests", dependencies: ["OrientdProtocol"]),
+        // The hub in process: connections through NIO's EmbeddedChannel, no sockets, no sensor.
+        .testTarget(name: "OrientdHubTests", dependencies: [
+            "OrientdHub", "OrientdProtocol", "OrientationCore",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         .testTarget(name: "OrientdConfigurationTests", dependencies: ["OrientdConfiguration", "OrientationCore"]),
         .testTarget(name: "OrientdIntegrationTests", dependencies: [
             "EmulatedSensor", "OrientdClient", "OrientdProtocol", "OrientationCore", "ProcessHarness", "ScenarioCorpus",

@@ -3,10 +3,13 @@ import NIOCore
 import OrientationCore
 import OrientdProtocol
 
-/// Serves one client: admits it, sends the hello, answers its requests in order, and owns its
-/// subscription.
-final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
+/// Serves one client: the I/O around its `ConnectionStateMachine`. It admits the client, sends
+/// the hello, answers its requests in order, holds back reads while any is unanswered (as a
+/// duplex handler, so the channel's autoRead is never toggled), and owns its subscription.
+/// Everything here runs on the channel's event loop.
+final class ClientConnection: ChannelDuplexHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     /// How long a request waits for the sleeping sensor before it is answered with what is known.
@@ -16,141 +19,175 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
     /// 8 KiB (HubServer sets the read size). More than this closes the connection.
     static let queuedBytesLimit = 64 * 1024
 
+    /// A request answered once the sensor has read afresh.
+    private enum AnswerAfterReading {
+        case get(OrientationHub)
+        case subscribe(SubscribeParameters, OrientationHub)
+        case lock(Bool, OrientationHub)
+
+        var hub: OrientationHub {
+            switch self {
+            case .get(let hub), .subscribe(_, let hub), .lock(_, let hub): hub
+            }
+        }
+    }
+
+    /// The request waiting for a fresh reading, and how it gives up.
+    private struct Waiting {
+        let id: RequestID
+        let answer: AnswerAfterReading
+        let ticket: Int
+        let timeout: Scheduled<Void>
+    }
+
+    /// How a connection learns who is on the other end; replaceable for tests in process.
+    typealias CredentialsLookup = @Sendable (Channel) -> EventLoopFuture<PeerCredentials?>
+
     private let hubs: DeviceHubs
     /// The main hub: the screen's orientation, the rotation lock, the hello.
     private var hub: OrientationHub { hubs.main }
     private let clients: ClientCount
     private let sensorRate: Double
+    private let credentials: CredentialsLookup
+    private let now: @Sendable () -> NIODeadline
     private var logger: Logger
+    private var machine = ConnectionStateMachine(queuedBytesLimit: ClientConnection.queuedBytesLimit)
+    private var context: ChannelHandlerContext?
     private var peer: PeerCredentials?
-    private var admitted = false
+    /// Whether the client holds a place in `clients`.
+    private var counted = false
+    private var waiting: Waiting?
     private var subscription: Subscription?
     /// The hub `subscription` belongs to.
     private var subscribedHub: OrientationHub?
-    /// Set while a request waits for a fresh reading; later requests queue behind it, so replies
-    /// keep the order of the requests.
-    private var waitingForSensor = false
-    private var readingPaused = false
-    /// A request line was too long: the connection closes once the requests before it are answered.
-    private var closeWhenAnswered = false
-    private var queued: [ByteBuffer] = []
-    private var queuedBytes = 0
     private static let blanks: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r")]
 
-    init(hubs: DeviceHubs, clients: ClientCount, sensorRate: Double, logger: Logger) {
+    init(hubs: DeviceHubs, clients: ClientCount, sensorRate: Double, logger: Logger,
+         credentials: @escaping CredentialsLookup = PeerCredentials.of, now: @escaping @Sendable () -> NIODeadline = { .now() }) {
         self.hubs = hubs
         self.clients = clients
         self.sensorRate = sensorRate
         self.logger = logger
+        self.credentials = credentials
+        self.now = now
+    }
+
+    // MARK: Events from the channel
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        PeerCredentials.of(context.channel).whenSuccess { peer in
-            let (connection, context) = loopBound.value
-            connection.admit(peer, context: context)
+        let connection = NIOLoopBound(self, eventLoop: context.eventLoop)
+        credentials(context.channel).whenComplete { result in
+            connection.value.admit((try? result.get()) ?? nil)
         }
         context.fireChannelActive()
     }
 
-    private func admit(_ peer: PeerCredentials?, context: ChannelHandlerContext) {
-        guard context.channel.isActive else { return }
-        self.peer = peer
-        if let peer {
-            logger[metadataKey: "peer"] = "pid \(peer.pid) uid \(peer.uid)"
-        }
-        switch clients.admit(user: peer?.uid) {
-        case .full:
-            logger.warning("refusing a client: \(clients.maximum) are connected already (max-clients)")
-            closeAfterSending(ErrorReply(id: nil, error: ProtocolError(
-                .tooManyClients, "orientd serves at most \(clients.maximum) clients at once; try again later")), context: context)
-        case .userFull:
-            logger.warning("refusing a client: uid \(peer!.uid) has \(clients.maximumPerUser) connections already (max-clients-per-user)")
-            closeAfterSending(ErrorReply(id: nil, error: ProtocolError(
-                .tooManyClients, "orientd serves at most \(clients.maximumPerUser) clients of one user at once; close some")), context: context)
-        case nil:
-            admitted = true
-            logger.debug("client connected")
-            send(HelloEvent(server: hub.serverName), context: context)
-        }
-    }
-
     func channelInactive(context: ChannelHandlerContext) {
-        if admitted {
+        machine.closed()
+        if let waiting {
+            waiting.timeout.cancel()
+            waiting.answer.hub.stopWaiting(waiting.ticket)
+            self.waiting = nil
+        }
+        if counted {
             logger.debug("client disconnected")
             clients.release(user: peer?.uid)
-            admitted = false
+            counted = false
         }
         unsubscribe()
-        queued = []
-        queuedBytes = 0
         context.fireChannelInactive()
-    }
-
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        subscription?.sendWhatIsPending()
-        answerQueued(context: context)
-        context.fireChannelWritabilityChanged()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let line = unwrapInboundIn(data)
-        guard admitted, context.channel.isActive, line.readableBytesView.contains(where: { !Self.blanks.contains($0) }) else { return }
-        enqueue(line, context: context)
-        answerQueued(context: context)
+        guard line.readableBytesView.contains(where: { !Self.blanks.contains($0) }) else { return }
+        machine.received(line)
+        act()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        machine.writabilityChanged(context.channel.isWritable)
+        subscription?.sendWhatIsPending()
+        act()
+        context.fireChannelWritabilityChanged()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         if error is BoundedLineDecoder.LineTooLong {
             logger.notice("closing a client whose request line is longer than \(Wire.maximumRequestLength) bytes")
-            // Replies keep the order of the requests: the ones before the long line come first.
-            closeWhenAnswered = true
-            answerQueued(context: context)
+            machine.receivedOverlongLine()
+            act()
         } else {
             logger.debug("closing a client connection: \(error)")
             context.close(promise: nil)
         }
     }
 
+    /// The channel wants to read more: only once every request is answered.
+    func read(context: ChannelHandlerContext) {
+        machine.readRequested()
+        act()
+    }
+
+    // MARK: Acting on the state machine
+
+    /// Does what the state machine says until it says nothing. Each action may change the state
+    /// (a write that fails closes the connection from inside the write): the machine is asked
+    /// afresh every time, so nothing here holds state across an action.
+    private func act() {
+        while let context, let action = machine.nextAction() {
+            switch action {
+            case .sendHello:
+                send(HelloEvent(server: hub.serverName), context: context)
+            case .refuse(let refusal):
+                let why = refusal == .full ? "orientd serves at most \(clients.maximum) clients at once; try again later"
+                    : "orientd serves at most \(clients.maximumPerUser) clients of one user at once; close some"
+                closeAfterSending(ErrorReply(id: nil, error: ProtocolError(.tooManyClients, why)), context: context)
+            case .answer(let line):
+                answer(Request.parse(line.readableBytesView), context: context)
+            case .read:
+                context.read()
+            case .closeForOverlongLine:
+                closeAfterSending(ErrorReply(id: nil, error: ProtocolError(
+                    .requestTooLong, "request lines are limited to \(Wire.maximumRequestLength) bytes; closing the connection")),
+                    context: context)
+            case .closeForFlooding:
+                logger.notice("closing a client that queued more than \(Self.queuedBytesLimit) bytes of requests without reading the replies")
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    private func admit(_ peer: PeerCredentials?) {
+        guard machine.state == .admitting else { return }
+        self.peer = peer
+        if let peer {
+            logger[metadataKey: "peer"] = "pid \(peer.pid) uid \(peer.uid)"
+        }
+        switch clients.admit(user: peer?.uid) {
+        case .full?:
+            logger.warning("refusing a client: \(clients.maximum) are connected already (max-clients)")
+            machine.refused(.full)
+        case .userFull?:
+            logger.warning("refusing a client: uid \(peer?.uid ?? 0) has \(clients.maximumPerUser) connections already (max-clients-per-user)")
+            machine.refused(.userFull)
+        case nil:
+            counted = true
+            logger.debug("client connected")
+            machine.admitted()
+        }
+        act()
+    }
+
     // MARK: Requests
-
-    private func enqueue(_ line: ByteBuffer, context: ChannelHandlerContext) {
-        queuedBytes += line.readableBytes
-        guard queuedBytes <= Self.queuedBytesLimit else {
-            logger.notice("closing a client that queued more than \(Self.queuedBytesLimit) bytes of requests without reading the replies")
-            queued = []
-            queuedBytes = 0
-            context.close(promise: nil)
-            return
-        }
-        queued.append(line)
-    }
-
-    /// Answers queued requests while the client reads its replies and none waits for the sensor;
-    /// stops reading from the client while any remain, resumes when all are answered.
-    private func answerQueued(context: ChannelHandlerContext) {
-        let channel = context.channel
-        var next = 0
-        while !waitingForSensor, channel.isActive, channel.isWritable, next < queued.count {
-            let line = queued[next]
-            next += 1
-            queuedBytes -= line.readableBytes
-            answer(Request.parse(line.readableBytesView), context: context)
-        }
-        queued.removeFirst(next)
-        if closeWhenAnswered, queued.isEmpty, !waitingForSensor, channel.isActive {
-            closeWhenAnswered = false
-            closeAfterSending(ErrorReply(id: nil, error: ProtocolError(
-                .requestTooLong, "request lines are limited to \(Wire.maximumRequestLength) bytes; closing the connection")),
-                context: context)
-            return
-        }
-        let pause = !queued.isEmpty || waitingForSensor || closeWhenAnswered
-        if pause != readingPaused, channel.isActive {
-            readingPaused = pause
-            channel.setOption(.autoRead, value: !pause).whenFailure { _ in }
-        }
-    }
 
     private func answer(_ parsed: Result<Request, RequestFailure>, context: ChannelHandlerContext) {
         let request: Request
@@ -165,9 +202,7 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
         switch Method(rawValue: request.method) {
         case .get:
             guard let hub = namedHub(request, context: context) else { return }
-            afterFreshReading(hub, context: context) { [self] in
-                send(SuccessReply(id: request.id, result: OrientationResult(orientation: hub.orientation)), context: context)
-            }
+            answerAfterReading(.get(hub), id: request.id, context: context)
         case .subscribe:
             guard let hub = namedHub(request, context: context) else { return }
             let parameters: SubscribeParameters
@@ -182,9 +217,7 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
                 subscribe(parameters, to: hub, id: request.id, context: context)
                 return
             }
-            afterFreshReading(hub, context: context) { [self] in
-                subscribe(parameters, to: hub, id: request.id, context: context)
-            }
+            answerAfterReading(.subscribe(parameters, hub), id: request.id, context: context)
         case .unsubscribe:
             let orientation = (subscribedHub ?? hub).orientation
             unsubscribe()
@@ -199,16 +232,52 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
                 send(ErrorReply(id: request.id, error: ProtocolError(.permissionDenied, hub.lockPolicy.refusal(for: peer))), context: context)
                 return
             }
-            // Locking freezes the orientation of the moment: read it afresh if the sensor slept.
-            let locked = request.method == Method.lock.rawValue
-            afterFreshReading(hub, context: context) { [self] in
-                let persisted = hub.setLock(locked)
-                send(SuccessReply(id: request.id, result: LockResult(locked: locked, persisted: persisted)), context: context)
-            }
+            // Locking freezes the orientation of the moment: read it afresh if it is not.
+            answerAfterReading(.lock(request.method == Method.lock.rawValue, hub), id: request.id, context: context)
         case nil:
             let known = Method.allCases.map(\.rawValue).joined(separator: ", ")
             send(ErrorReply(id: request.id, error: ProtocolError(
                 .unknownMethod, "unknown method '\(request.method)'; protocol \(Wire.protocolVersion) has: \(known)")), context: context)
+        }
+    }
+
+    /// Answers at once when the hub's orientation is a recent reading; otherwise once the sensor
+    /// has read afresh (woken if it slept), or after `freshnessTimeout` with what is known. The
+    /// requests after it wait meanwhile.
+    private func answerAfterReading(_ answer: AnswerAfterReading, id: RequestID, context: ChannelHandlerContext) {
+        let eventLoop = context.eventLoop
+        let connection = NIOLoopBound(self, eventLoop: eventLoop)
+        guard let ticket = answer.hub.waitForFreshness(now: now(), { ticket in
+            eventLoop.execute { connection.value.finishWaiting(ticket) }
+        }) else {
+            finish(answer, id: id, context: context)
+            return
+        }
+        let timeout = eventLoop.scheduleTask(in: Self.freshnessTimeout) { connection.value.finishWaiting(ticket) }
+        waiting = Waiting(id: id, answer: answer, ticket: ticket, timeout: timeout)
+        machine.startedWaitingForSensor()
+    }
+
+    /// The sensor read afresh, or the wait timed out: answer the waiting request, then the rest.
+    private func finishWaiting(_ ticket: Int) {
+        guard let waiting, waiting.ticket == ticket, let context else { return }
+        self.waiting = nil
+        waiting.timeout.cancel()
+        waiting.answer.hub.stopWaiting(ticket)
+        finish(waiting.answer, id: waiting.id, context: context)
+        machine.finishedWaitingForSensor()
+        act()
+    }
+
+    private func finish(_ answer: AnswerAfterReading, id: RequestID, context: ChannelHandlerContext) {
+        switch answer {
+        case .get(let hub):
+            send(SuccessReply(id: id, result: OrientationResult(orientation: hub.orientation)), context: context)
+        case .subscribe(let parameters, let hub):
+            subscribe(parameters, to: hub, id: id, context: context)
+        case .lock(let locked, let hub):
+            let persisted = hub.setLock(locked)
+            send(SuccessReply(id: id, result: LockResult(locked: locked, persisted: persisted)), context: context)
         }
     }
 
@@ -248,35 +317,6 @@ final class ClientConnection: ChannelInboundHandler, @unchecked Sendable {
             sensorAvailable: parameters.needsSensor ? start.sensorAvailable : nil,
             hingeAngle: hinge?.angle, tabletMode: hinge?.tabletMode, hingeProblem: hinge?.problem)), context: context)
         subscription.sendWhatIsPending()
-    }
-
-    /// Runs `body` once the hub's orientation is a real reading: at once while the sensor is
-    /// awake; after it has woken and read otherwise (or after `freshnessTimeout`, with what is known).
-    private func afterFreshReading(_ hub: OrientationHub, context: ChannelHandlerContext, _ body: @escaping () -> Void) {
-        let eventLoop = context.eventLoop
-        let whenFresh = NIOLoopBoundBox(Optional<() -> Void>.none, eventLoop: eventLoop)
-        guard let ticket = hub.waitForFreshness({ eventLoop.execute { whenFresh.value?() } }) else {
-            body()
-            return
-        }
-        waitingForSensor = true
-        let waiting = NIOLoopBound((self, context, body), eventLoop: eventLoop)
-        var done = false
-        let finish = NIOLoopBound({ () -> Void in
-            guard !done else { return }
-            done = true
-            let (connection, context, body) = waiting.value
-            hub.stopWaiting(ticket)
-            guard context.channel.isActive else { return }
-            body()
-            connection.waitingForSensor = false
-            connection.answerQueued(context: context)
-        }, eventLoop: eventLoop)
-        let timeout = eventLoop.scheduleTask(in: Self.freshnessTimeout) { finish.value() }
-        whenFresh.value = {
-            timeout.cancel()
-            finish.value()
-        }
     }
 
     private func unsubscribe() {

@@ -17,12 +17,16 @@ public struct HubServer: Service {
 
     public let socketPath: String
     private let logger: Logger
-    private let channel: Channel
+    let channel: Channel
     private let connections: Connections
     private let clients: ClientCount
     /// The socket file's inode once bound: on stop, only that file is removed, not one a newer
     /// daemon bound at the same path meanwhile. Nil for a passed socket, which systemd owns.
     private let socketInode: ino_t?
+
+    /// Connections the kernel holds for orientd before it accepts them: as many as it allows, so
+    /// a burst of clients (a desktop session starting) is not refused.
+    static let backlog = Int32(SOMAXCONN)
 
     /// Binds the socket (readable and writable by every local user); clients that connect wait in
     /// the backlog until `run()`, so none is greeted before the first reading, nor before the
@@ -38,7 +42,7 @@ public struct HubServer: Service {
         let clients = ClientCount(maximum: maximumClients, maximumPerUser: maximumClientsPerUser)
         let connections = Connections()
         let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.backlog, value: Self.backlog)
             .serverChannelOption(.autoRead, value: false)
             // A small outbound buffer per client: when it fills, the client is slow, its requests
             // wait unanswered and unread, and only its newest state is kept (see Subscription).
@@ -69,16 +73,20 @@ public struct HubServer: Service {
             let path = channel.localAddress?.pathname ?? "the socket systemd passed"
             return HubServer(socketPath: path, logger: logger, channel: channel, connections: connections, clients: clients, socketInode: nil)
         case .path(let socketPath):
+            var place = try SocketPlacement(socketPath)
+            let privatePath = try place.makePrivateDirectory() + "/" + SocketPlacement.privateName
+            defer { place.removePrivateDirectory() }
             let channel: Channel
             do {
-                channel = try await bootstrap.bind(unixDomainSocketPath: socketPath, cleanupExistingSocketFile: true).get()
+                channel = try await bootstrap.bind(unixDomainSocketPath: privatePath).get()
             } catch {
                 throw HubError("cannot listen on \(socketPath): \(explain(error, socketPath: socketPath))")
             }
-            guard chmod(socketPath, 0o666) == 0 else {
-                let reason = String(cString: strerror(errno))
+            do {
+                try place.publish(privatePath)
+            } catch {
                 try? await channel.close()
-                throw HubError("cannot make \(socketPath) usable by every user: \(reason)")
+                throw error
             }
             return HubServer(socketPath: socketPath, logger: logger, channel: channel, connections: connections,
                              clients: clients, socketInode: inode(of: socketPath))
@@ -185,7 +193,8 @@ public struct HubServer: Service {
         case let error as IOError:
             return String(cString: strerror(error.errnoCode))
         case SocketAddressError.unixDomainSocketPathTooLong:
-            return "the path is too long for a Unix socket (at most 107 bytes)"
+            return "the path is too long for a Unix socket (at most \(107 - SocketPlacement.extraLength) bytes: "
+                + "orientd binds it in a private directory beside it first)"
         case is UnixDomainSocketPathWrongType:
             return "something that is not a socket is in the way; remove it or choose another --socket"
         default:

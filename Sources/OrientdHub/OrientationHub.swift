@@ -23,9 +23,12 @@ public final class OrientationHub: Sendable {
         /// would otherwise be the bottleneck.
         var subscriptions = SubscriptionsByLoop()
         var angleSubscriptions: [ObjectIdentifier: Subscription] = [:]
-        /// False while the sensor sleeps: the orientation may be stale, so requests wait for a reading.
-        var fresh = true
-        var freshnessWaiters: [Int: @Sendable () -> Void] = [:]
+        /// True while the sensor sleeps: the orientation may be stale, so requests wait for a reading.
+        var paused = false
+        /// When the sensor was last read (on the hub's clock): a reading older than `staleAfter`
+        /// is not trusted either (the daemon was stopped, the machine suspended, a read hung).
+        var lastReading: NIODeadline?
+        var freshnessWaiters: [Int: @Sendable (Int) -> Void] = [:]
         var nextWaiter = 0
         /// The sensor open now, or the last one (`available` false once lost); nil before any.
         var sensor: SensorStatus?
@@ -35,6 +38,12 @@ public final class OrientationHub: Sendable {
         var devices: [SensorStatus] = []
         var hinge = TabletModeDetector.State(problem: HubUpdate.noHingeYet)
         var hingeChangedAt = Date().timeIntervalSince1970
+
+        func isFresh(at now: NIODeadline, staleAfter: TimeAmount) -> Bool {
+            guard sensorAvailable else { return true }
+            guard !paused, let lastReading else { return false }
+            return now - lastReading <= staleAfter
+        }
 
         /// Records a change of the orientation (none if it is the one held).
         mutating func change(to newOrientation: Orientation, at time: Double) {
@@ -77,6 +86,8 @@ public final class OrientationHub: Sendable {
     let lockPolicy: LockPolicy
     private let lockStore: RotationLockStore?
     private let demand: (any SensorDemand)?
+    /// How old a reading may be and still answer a request.
+    private let staleAfter: TimeAmount
     private let logger: Logger
     private let startedAt = NIODeadline.now()
     private let state: NIOLockedValueBox<State>
@@ -86,9 +97,12 @@ public final class OrientationHub: Sendable {
     /// - Parameters:
     ///   - lockStore: where the rotation lock persists; it is loaded now.
     ///   - demand: told who needs readings; nil when readings come regardless (a replayed trace).
+    ///   - staleAfter: how old (seconds) the last reading may be for a request to be answered at
+    ///     once; a few reading periods.
     public init(serverName: String, lockPolicy: LockPolicy, lockStore: RotationLockStore?,
-                demand: (any SensorDemand)?, logger: Logger) {
+                demand: (any SensorDemand)?, staleAfter: Double = 0.5, logger: Logger) {
         self.serverName = serverName
+        self.staleAfter = .nanoseconds(Int64(staleAfter * 1e9))
         self.lockPolicy = lockPolicy
         self.lockStore = lockStore
         self.demand = demand
@@ -139,17 +153,19 @@ public final class OrientationHub: Sendable {
 
     /// The sensor went to sleep: what the hub holds may go stale.
     public func sensorPaused() {
-        state.withLockedValue { $0.fresh = false }
+        state.withLockedValue { $0.paused = true }
     }
 
-    /// The sensor read again and the orientation is decided afresh: answer whoever waited.
-    public func sensorResumed() {
+    /// The sensor was read and the orientation decided from that reading (published first, if it
+    /// changed): answer whoever waited for a fresh one.
+    public func sensorRead(at time: NIODeadline = .now()) {
         let waiters = state.withLockedValue { state in
-            state.fresh = true
+            state.paused = false
+            state.lastReading = time
             defer { state.freshnessWaiters = [:] }
-            return state.freshnessWaiters.values
+            return state.freshnessWaiters
         }
-        for waiter in waiters { waiter() }
+        for (ticket, waiter) in waiters { waiter(ticket) }
     }
 
     /// The hinge angle or tablet mode of a convertible changed: subscribers hear of it.
@@ -178,26 +194,29 @@ public final class OrientationHub: Sendable {
     /// The sensor is gone (removed, failing, or none yet): subscribers hear why, and the
     /// orientation is unknown until a sensor is read again.
     public func sensorLost(reason: String) {
-        state.withLockedValue { state in
+        let waiters = state.withLockedValue { state in
             state.sensor = (state.sensor ?? .noSensor).unavailable(because: reason)
             state.devices = state.devices.map { $0.unavailable(because: reason) }
             let now = Date().timeIntervalSince1970
             state.sensorChangedAt = now
             state.change(to: .unknown, at: now)
             state.deliverUpdate()
+            return state.freshnessWaiters
         }
         // Nobody should wait for a reading that will not come.
-        sensorResumed()
+        for (ticket, waiter) in waiters { waiter(ticket) }
     }
 
     // MARK: From the connections
 
-    /// Nil when the orientation is fresh; otherwise `whenFresh` is called once it is (after the
-    /// sensor has woken and read), and the returned ticket lets a waiter that gives up withdraw.
-    /// Either way the sensor is kept awake a few seconds, as after a `get`.
-    func waitForFreshness(_ whenFresh: @escaping @Sendable () -> Void) -> Int? {
+    /// Nil when the orientation is fresh at `now`: decided from a reading less than `staleAfter`
+    /// old, or unknown for want of a sensor (no reading is coming). Otherwise `whenFresh` is
+    /// called with the returned ticket once it is (after the sensor has woken and read), and the
+    /// ticket lets a waiter that gives up withdraw. Either way the sensor is kept awake a few
+    /// seconds, as after a `get`.
+    func waitForFreshness(now: NIODeadline, _ whenFresh: @escaping @Sendable (Int) -> Void) -> Int? {
         let ticket: Int? = state.withLockedValue { state in
-            guard !state.fresh else { return nil }
+            guard !state.isFresh(at: now, staleAfter: staleAfter) else { return nil }
             state.nextWaiter += 1
             state.freshnessWaiters[state.nextWaiter] = whenFresh
             return state.nextWaiter

@@ -22,7 +22,6 @@ final class OrientationPipeline: Sendable {
         var base: String?
         var failingSince: Double?
         var failures = 0
-        var paused = false
     }
 
     private let hub: OrientationHub
@@ -53,13 +52,12 @@ final class OrientationPipeline: Sendable {
             if let hinge { hub.hingeChanged(hinge) }
             return
         }
-        let (change, angles, resumed, hinge) = state.withLockedValue { state -> (OrientationChange?, OrientationAngles?, Bool, TabletModeDetector.State?) in
+        let (change, angles, hinge) = state.withLockedValue { state -> (OrientationChange?, OrientationAngles?, TabletModeDetector.State?) in
             switch reading {
             case .paused, .opened, .lost:
                 // Whatever the device does meanwhile is unknown: the first reading after waking
                 // (or from the sensor opened) decides afresh, and a failed one starts the stale
                 // clock anew.
-                state.paused = true
                 if case .lost = reading {
                     // The hub now says unknown; so must the classifier, to announce the next decision.
                     state.classifier = Classifier(settings: settings)
@@ -75,10 +73,8 @@ final class OrientationPipeline: Sendable {
                 // tells 0° from 360°) is kept, unless the accelerometers themselves changed.
                 if case .paused = reading {} else { state.tabletMode.reset() }
                 state.classifier.resume()
-                return (nil, nil, false, nil)
+                return (nil, nil, nil)
             case .sample(let sample, _):
-                let resumed = state.paused
-                state.paused = false
                 if let since = state.failingSince {
                     logger.notice("sensor readings are good again after \(state.failures) failed reads over \(seconds(sample.time - since))")
                     state.failingSince = nil
@@ -86,14 +82,14 @@ final class OrientationPipeline: Sendable {
                 }
                 let change = state.classifier.classify(sample)
                 let hinge = state.base == nil ? nil : state.tabletMode.display(sample)
-                return (change, state.classifier.angles, resumed, hinge)
+                return (change, state.classifier.angles, hinge)
             case .failure(let error, let time, _):
                 if state.failingSince == nil {
                     state.failingSince = time
                     logger.warning("cannot use a sensor reading: \(error); holding \(state.classifier.orientation) until readings are good again")
                 }
                 state.failures += 1
-                return (state.classifier.noteMissingReading(at: time), nil, false, nil)
+                return (state.classifier.noteMissingReading(at: time), nil, nil)
             }
         }
         switch reading {
@@ -127,7 +123,7 @@ final class OrientationPipeline: Sendable {
             hub.publish(change.orientation)
         }
         // After the change is published, so whoever waited for a fresh reading is told of it.
-        if resumed { hub.sensorResumed() }
+        if case .sample = reading { hub.sensorRead() }
     }
 
     /// A sample of an accelerometer other than the display's: the base one feeds the hinge angle.

@@ -118,7 +118,8 @@ struct Orientd: AsyncParsableCommand {
                 lockPolicy: LockPolicy(groupName: settings.lockGroup, logger: logger),
                 // A replay is an experiment: it keeps the rotation lock only where --state-file says.
                 lockStore: index == 0 && (replay == nil || daemonFlags.stateFile != nil) ? RotationLockStore(path: settings.stateFile) : nil,
-                demand: demand.map(PollerDemand.init), logger: logger)
+                demand: demand.map(PollerDemand.init), staleAfter: Self.staleAfter(rate: settings.rate, replaying: replay != nil),
+                logger: logger)
             return (uri: uri, demand: demand, hub: hub)
         }
         let hubs = DeviceHubs(sensors.map { DeviceHubs.Entry(uri: $0.uri, hub: $0.hub) })
@@ -195,6 +196,14 @@ extension Orientd {
             }
             return sensors
         }, onReading: onReading)
+    }
+}
+
+extension Orientd {
+    /// How old the last reading may be (seconds) for a request to be answered at once: a few polls. A
+    /// replay's last reading stays the truth once the trace has ended.
+    static func staleAfter(rate: Double, replaying: Bool) -> Double {
+        replaying ? 86_400 : max(0.5, 3 / rate)
     }
 }
 

@@ -1,0 +1,158 @@
+import NIOCore
+
+/// The life of one client connection as a pure state machine, in the manner of swift-nio's
+/// `HTTPServerPipelineHandler`: events go in, and `nextAction()` says what to do next, one action
+/// at a time. Performing an action may feed new events back in (a failed write closes the
+/// connection at once, from inside the write): because the machine is asked afresh after every
+/// action, such re-entry can never leave it halfway through a step.
+///
+/// The rules it keeps:
+/// - the hello goes first, once the client is admitted; requests that came before wait for it;
+/// - requests are answered one at a time, in order, and only while the client reads its replies
+///   (its channel is writable) and no earlier request waits for the sensor;
+/// - nothing more is read from the client while any request is unanswered (a read is held back,
+///   not refused), so what queues is bounded by one read;
+/// - an over-long line is answered with `request-too-long` after the requests before it, then the
+///   connection closes; so does a client that queues more than `queuedBytesLimit`.
+struct ConnectionStateMachine {
+    enum State: Equatable {
+        /// The peer's credentials are being read; nothing is answered yet.
+        case admitting
+        case serving
+        /// A request waits for a fresh reading; the ones after it queue.
+        case waitingForSensor
+        /// Closing: nothing more is read or answered.
+        case closing
+        case closed
+    }
+
+    enum Action: Equatable {
+        case sendHello
+        /// Refuse the client with the reason, then close.
+        case refuse(ClientCount.Refusal)
+        /// Answer this request line (without its newline).
+        case answer(ByteBuffer)
+        /// Let the read that was held back go through.
+        case read
+        /// Tell the client its line was too long, then close.
+        case closeForOverlongLine
+        /// The client sent more than it reads: close without a word (it does not read).
+        case closeForFlooding
+    }
+
+    let queuedBytesLimit: Int
+    private(set) var state = State.admitting
+    private var queue = CircularBuffer<ByteBuffer>()
+    private var queuedBytes = 0
+    private var writable = true
+    private var helloDue = false
+    /// What to say (or do) once, on the way out, while closing.
+    private var farewell: Action?
+    private var overlongLineSeen = false
+    private var readHeldBack = false
+
+    init(queuedBytesLimit: Int) {
+        self.queuedBytesLimit = queuedBytesLimit
+    }
+
+    /// Requests received and not yet answered.
+    var queuedRequests: Int { queue.count }
+
+    // MARK: Events
+
+    mutating func admitted() {
+        guard state == .admitting else { return }
+        state = .serving
+        helloDue = true
+    }
+
+    mutating func refused(_ refusal: ClientCount.Refusal) {
+        guard state == .admitting else { return }
+        close(with: .refuse(refusal))
+    }
+
+    mutating func received(_ line: ByteBuffer) {
+        guard state != .closing, state != .closed, !overlongLineSeen else { return }
+        queuedBytes += line.readableBytes
+        queue.append(line)
+        if queuedBytes > queuedBytesLimit { close(with: .closeForFlooding) }
+    }
+
+    mutating func receivedOverlongLine() {
+        guard state != .closing, state != .closed else { return }
+        overlongLineSeen = true
+    }
+
+    /// The channel asks for more to read; `nextAction` answers `.read` when it may go through.
+    mutating func readRequested() {
+        readHeldBack = true
+    }
+
+    mutating func writabilityChanged(_ writable: Bool) {
+        self.writable = writable
+    }
+
+    /// The request just answered must wait for the sensor.
+    mutating func startedWaitingForSensor() {
+        guard state == .serving else { return }
+        state = .waitingForSensor
+    }
+
+    /// The waiting request was answered.
+    mutating func finishedWaitingForSensor() {
+        guard state == .waitingForSensor else { return }
+        state = .serving
+    }
+
+    mutating func closed() {
+        state = .closed
+        dropQueue()
+        readHeldBack = false
+        helloDue = false
+        farewell = nil
+    }
+
+    // MARK: Actions
+
+    /// What to do now, or nil when nothing is to be done until the next event.
+    mutating func nextAction() -> Action? {
+        switch state {
+        case .closed:
+            return nil
+        case .closing:
+            defer { farewell = nil }
+            return farewell
+        case .admitting, .waitingForSensor:
+            return nil
+        case .serving:
+            if helloDue {
+                helloDue = false
+                return .sendHello
+            }
+            if writable, let line = queue.popFirst() {
+                queuedBytes -= line.readableBytes
+                return .answer(line)
+            }
+            if queue.isEmpty, overlongLineSeen {
+                close(with: nil)
+                return .closeForOverlongLine
+            }
+            if queue.isEmpty, readHeldBack {
+                readHeldBack = false
+                return .read
+            }
+            return nil
+        }
+    }
+
+    private mutating func close(with farewell: Action?) {
+        state = .closing
+        self.farewell = farewell
+        dropQueue()
+    }
+
+    private mutating func dropQueue() {
+        queue.removeAll()
+        queuedBytes = 0
+    }
+}

@@ -1,0 +1,109 @@
+import NIOCore
+import Testing
+@testable import OrientdHub
+
+/// The connection's rules as a pure state machine: no channel, no loop.
+@Suite struct ConnectionStateMachineTests {
+    private func line(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
+
+    private func drain(_ machine: inout ConnectionStateMachine) -> [ConnectionStateMachine.Action] {
+        var actions: [ConnectionStateMachine.Action] = []
+        while let action = machine.nextAction() { actions.append(action) }
+        return actions
+    }
+
+    @Test func requestsBeforeAdmissionWaitForTheHello() {
+        var machine = ConnectionStateMachine(queuedBytesLimit: 1000)
+        machine.readRequested()
+        machine.received(line("a"))
+        #expect(drain(&machine) == [])
+        machine.admitted()
+        #expect(drain(&machine) == [.sendHello, .answer(line("a")), .read])
+    }
+
+    @Test func aRefusedClientIsToldOnceAndNothingIsAnswered() {
+        var machine = ConnectionStateMachine(queuedBytesLimit: 1000)
+        machine.received(line("a"))
+        machine.refused(.userFull)
+        #expect(drain(&machine) == [.refuse(.userFull)])
+        machine.received(line("b"))
+        machine.readRequested()
+        #expect(drain(&machine) == [])
+    }
+
+    @Test func readsAreHeldBackWhileARequestWaitsForTheSensor() {
+        var machine = ConnectionStateMachine(queuedBytesLimit: 1000)
+        machine.admitted()
+        machine.received(line("get"))
+        machine.received(line("ping"))
+        #expect(machine.nextAction() == .sendHello)
+        #expect(machine.nextAction() == .answer(line("get")))
+        machine.startedWaitingForSensor()
+        machine.readRequested()
+        #expect(drain(&machine) == [])
+        #expect(machine.state == .waitingForSensor)
+        machine.finishedWaitingForSensor()
+        #expect(drain(&machine) == [.answer(line("ping")), .read])
+    }
+
+    @Test func nothingIsAnsweredWhileTheClientDoesNotRead() {
+        var machine = ConnectionStateMachine(queuedBytesLimit: 1000)
+        machine.admitted()
+        _ = drain(&machine)
+        machine.writabilityChanged(false)
+        machine.received(line("ping"))
+        machine.readRequested()
+        #expect(drain(&machine) == [])
+        machine.writabilityChanged(true)
+        #expect(drain(&machine) == [.answer(line("ping")), .read])
+    }
+
+    @Test func anOverlongLineIsAnsweredAfterTheRequestsBeforeIt() {
+        var machine = ConnectionStateMachine(queuedBytesLimit: 1000)
+        machine.admitted()
+        machine.received(line("get"))
+        #expect(machine.nextAction() == .sendHello)
+        #expect(machine.nextAction() == .answer(line("get")))
+        machine.startedWaitingForSensor()
+        #expect(drain(&machine) == [])
+        machine.received(line("ping"))
+        machine.receivedOverlongLine()
+        machine.received(line("after the long line: never answered"))
+        #expect(drain(&machine) == [])
+        machine.finishedWaitingForSensor()
+        #expect(drain(&machine) == [.answer(line("ping")), .closeForOverlongLine])
+        #expect(machine.state == .closing)
+        machine.readRequested()
+        #expect(drain(&machine) == [])
+    }
+
+    @Test func aClientThatQueuesTooMuchIsClosed() {
+        var machine = ConnectionStateMachine(queuedBytesLimit: 10)
+        machine.admitted()
+        _ = drain(&machine)
+        machine.writabilityChanged(false)
+        machine.received(line("123456"))
+        #expect(drain(&machine) == [])
+        machine.received(line("123456"))
+        #expect(drain(&machine) == [.closeForFlooding])
+        #expect(machine.queuedRequests == 0)
+    }
+
+    /// The crash of issue 13 (D1): answering a request closed the connection from inside the
+    /// write, which emptied the queue under the loop that was answering it.
+    @Test func closingWhileAnsweringEndsEverything() {
+        var machine = ConnectionStateMachine(queuedBytesLimit: 1000)
+        machine.admitted()
+        machine.received(line("a"))
+        machine.received(line("b"))
+        #expect(machine.nextAction() == .sendHello)
+        #expect(machine.nextAction() == .answer(line("a")))
+        machine.closed()
+        #expect(machine.nextAction() == nil)
+        #expect(machine.queuedRequests == 0)
+        machine.finishedWaitingForSensor()
+        machine.admitted()
+        machine.received(line("c"))
+        #expect(drain(&machine) == [])
+    }
+}

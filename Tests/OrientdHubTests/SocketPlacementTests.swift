@@ -1,0 +1,105 @@
+import Glibc
+import NIOCore
+import NIOPosix
+import Testing
+@testable import OrientdHub
+
+/// Where the listening socket may go, with real sockets in scratch directories.
+@Suite struct SocketPlacementTests {
+    private func scratchDirectory(mode: mode_t = 0o700) -> String {
+        var template = Array("/tmp/orientd-hub-XXXXXX".utf8CString)
+        let path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        chmod(path, mode)
+        return path
+    }
+
+    private func bind(_ path: String) async throws -> HubServer {
+        let harness = HubHarness()
+        return try await HubServer.bind(.path(path), hubs: harness.hubs, sensorRate: 25, maximumClients: 10,
+                                        maximumClientsPerUser: 10, logger: HubHarness.quiet)
+    }
+
+    private func mode(of path: String) -> (type: mode_t, permissions: mode_t)? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        return (status.st_mode & S_IFMT, status.st_mode & 0o7777)
+    }
+
+    @Test func theSocketIsOpenToEveryUserWhateverTheUmask() async throws {
+        let directory = scratchDirectory()
+        let old = umask(0o077)
+        defer { umask(old) }
+        let server = try await bind(directory + "/orientd.sock")
+        let placed = try #require(mode(of: directory + "/orientd.sock"))
+        #expect(placed.type == S_IFSOCK)
+        #expect(placed.permissions == 0o666)
+        #expect(try FileManagerless.entries(of: directory) == ["orientd.sock"], "the private directory is gone")
+        await server.close()
+        #expect(mode(of: directory + "/orientd.sock") == nil)
+    }
+
+    /// Issue 13, D3: with the socket in a directory another user can write, swapping a symlink in
+    /// between bind() and chmod() made a root-only file 0666.
+    @Test func aDirectoryOthersCanWriteIsRefused() async throws {
+        let directory = scratchDirectory(mode: 0o777)
+        await #expect(throws: HubError.self) { try await bind(directory + "/orientd.sock") }
+        do {
+            _ = try await bind(directory + "/orientd.sock")
+        } catch {
+            #expect("\(error)".contains("writable by other users"))
+        }
+        #expect(mode(of: directory + "/orientd.sock") == nil)
+    }
+
+    @Test func aStickyDirectoryLikeTmpIsAccepted() async throws {
+        let directory = scratchDirectory(mode: 0o1777)
+        let server = try await bind(directory + "/orientd.sock")
+        #expect(mode(of: directory + "/orientd.sock")?.permissions == 0o666)
+        await server.close()
+    }
+
+    @Test func aSymlinkInTheWayIsNeitherFollowedNorReplaced() async throws {
+        let directory = scratchDirectory()
+        let secret = directory + "/secret"
+        let descriptor = open(secret, O_CREAT | O_WRONLY, 0o600)
+        close(descriptor)
+        symlink(secret, directory + "/orientd.sock")
+        await #expect(throws: HubError.self) { try await bind(directory + "/orientd.sock") }
+        #expect(mode(of: secret)?.permissions == 0o600)
+        #expect(mode(of: directory + "/orientd.sock")?.type == S_IFLNK)
+    }
+
+    @Test func aStaleSocketIsReplaced() async throws {
+        let directory = scratchDirectory()
+        let first = try await bind(directory + "/orientd.sock")
+        // Gone without cleaning up: the file stays, nobody answers on it.
+        try await first.channel.close()
+        #expect(mode(of: directory + "/orientd.sock")?.type == S_IFSOCK)
+        let second = try await bind(directory + "/orientd.sock")
+        #expect(mode(of: directory + "/orientd.sock")?.permissions == 0o666)
+        await second.close()
+    }
+
+    /// Issue 13, D10: a listen backlog of 256 refused 14 of 5 000 fast non-blocking connects.
+    @Test func theBacklogIsWhatTheKernelAllows() async throws {
+        let directory = scratchDirectory()
+        let server = try await bind(directory + "/orientd.sock")
+        #expect(HubServer.backlog == SOMAXCONN)
+        #expect(try await server.channel.getOption(.backlog) == SOMAXCONN)
+        await server.close()
+    }
+}
+
+/// Directory listing without Foundation.
+enum FileManagerless {
+    static func entries(of path: String) throws -> [String] {
+        guard let directory = opendir(path) else { throw HarnessError("cannot list \(path)") }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+}
