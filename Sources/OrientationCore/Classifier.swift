@@ -44,6 +44,9 @@ public struct Classifier: Sendable {
     /// Feeds one sample; returns the change it causes, if any.
     public mutating func classify(_ sample: AccelerometerSample) -> OrientationChange? {
         let time = sample.time
+        // After a gap longer than the filter remembers (the daemon was stopped, the machine
+        // slept), what the device did meanwhile is unknown: decide at once, as after `resume()`.
+        if let lastReadingTime, time - lastReadingTime > settings.filterResetGapMs / 1000 { decideAtOnce = true }
         let (filtered, restarted) = filter.filter(sample.acceleration, at: time)
         if restarted { forgetMotion() }
         let magnitude = filtered.magnitude

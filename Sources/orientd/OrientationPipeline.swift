@@ -122,8 +122,13 @@ final class OrientationPipeline: Sendable {
             logger.info("orientation \(change.previous) → \(change.orientation)")
             hub.publish(change.orientation)
         }
-        // After the change is published, so whoever waited for a fresh reading is told of it.
-        if case .sample = reading { hub.sensorRead() }
+        // After the change is published, so whoever waited for a fresh reading is told of it. A
+        // failed read counts too: the sensor was tried just now, and the classifier holds the
+        // last orientation on purpose until readings have failed for its stale time.
+        switch reading {
+        case .sample, .failure: hub.sensorRead()
+        case .paused, .opened, .lost: break
+        }
     }
 
     /// A sample of an accelerometer other than the display's: the base one feeds the hinge angle.

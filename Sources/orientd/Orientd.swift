@@ -118,7 +118,7 @@ struct Orientd: AsyncParsableCommand {
                 lockPolicy: LockPolicy(groupName: settings.lockGroup, logger: logger),
                 // A replay is an experiment: it keeps the rotation lock only where --state-file says.
                 lockStore: index == 0 && (replay == nil || daemonFlags.stateFile != nil) ? RotationLockStore(path: settings.stateFile) : nil,
-                demand: demand.map(PollerDemand.init), staleAfter: Self.staleAfter(rate: settings.rate, replaying: replay != nil),
+                demand: demand.map(PollerDemand.init), staleAfter: Self.staleAfter(settings, replaying: replay != nil),
                 logger: logger)
             return (uri: uri, demand: demand, hub: hub)
         }
@@ -200,10 +200,11 @@ extension Orientd {
 }
 
 extension Orientd {
-    /// How old the last reading may be (seconds) for a request to be answered at once: a few polls. A
-    /// replay's last reading stays the truth once the trace has ended.
-    static func staleAfter(rate: Double, replaying: Bool) -> Double {
-        replaying ? 86_400 : max(0.5, 3 / rate)
+    /// How old the last reading may be (seconds) for a request to be answered at once: as long
+    /// as the classifier's filter remembers (after a longer gap the next reading decides afresh),
+    /// and at least a few polls. A replay's last reading stays the truth once the trace has ended.
+    static func staleAfter(_ settings: DaemonSettings, replaying: Bool) -> Double {
+        replaying ? 86_400 : max(settings.classifier.filterResetGapMs / 1000, 3 / settings.rate)
     }
 }
 

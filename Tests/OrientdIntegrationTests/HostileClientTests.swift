@@ -79,6 +79,37 @@ extension IntegrationTests {
             #expect(monotonicNow() - asked < 0.5)
         }
 
+        /// Issue 13, D1: a client that reads the hello, sends one request and closes before reading
+        /// the reply crashed orientd within 2 to 4 connections (any local user could).
+        @Test func clientsGoneBeforeTheirReplyCrashNothing() throws {
+            let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard(.portrait))
+            for round in 0..<60 {
+                let connection = try rawConnection(to: daemon)
+                _ = try connection.readJSON()
+                try connection.send(#"{"id":1,"method":"\#(["ping", "get", "status"][round % 3])"}"#)
+            }
+            #expect(try daemon.currentOrientation() == "portrait")
+            #expect(daemon.process.isRunning)
+        }
+
+        /// Issue 13, D10: `get`s sent while orientd was stopped (SIGSTOP) were answered at SIGCONT
+        /// with the orientation from before the stop; the answer must come from a new reading.
+        @Test func aGetSentWhileOrientdWasStoppedIsAnsweredAfresh() throws {
+            let sensor = try EmulatedAccelerometer.standard(.portrait)
+            let daemon = try Daemon(sensor: sensor)
+            let subscriber = try daemon.client()
+            #expect(try subscriber.subscribe() == .portrait)
+            kill(daemon.process.processIdentifier, SIGSTOP)
+            sensor.turn(to: .landscapeLeft)
+            let connection = try rawConnection(to: daemon)
+            try connection.send(#"{"id":1,"method":"get"}"#)
+            // Stopped for longer than a reading stays fresh (the filter's memory, 1 s).
+            Thread.sleep(forTimeInterval: 1.5)
+            kill(daemon.process.processIdentifier, SIGCONT)
+            #expect(try connection.readJSON()?["event"] == .string("hello"))
+            #expect(try connection.readJSON()?["result"]?["orientation"] == .string("landscapeLeft"))
+        }
+
         /// One user cannot take every place: beyond max-clients-per-user its connections are
         /// refused with a reason; root's are not.
         @Test func oneUserCannotTakeEveryPlace() throws {
