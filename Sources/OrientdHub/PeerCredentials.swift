@@ -17,15 +17,25 @@ struct PeerCredentials: Sendable, Equatable {
         }
         let credentials: EventLoopFuture<KernelCredentials> = provider.unsafeGetSocketOption(
             level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
-        let groups: EventLoopFuture<KernelGroups> = provider.unsafeGetSocketOption(
-            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(Self.peerGroupsOption))
-        // More groups than KernelGroups holds: the kernel refuses (ERANGE), and none count.
-        let supplementary = groups.map(\.groups).recover { _ in [] }
+        // Room for the usual few groups first; a peer with more (the kernel says ERANGE) is asked
+        // again with room for as many as Linux allows.
+        let supplementary = peerGroups(provider, as: KernelGroups<256>.self).flatMapError { error in
+            guard let error = error as? IOError, error.errnoCode == ERANGE else {
+                return channel.eventLoop.makeFailedFuture(error)
+            }
+            return peerGroups(provider, as: KernelGroups<65536>.self)
+        }.recover { _ in [] }
         return credentials.and(supplementary)
             .map { credentials, groups in
                 Optional(PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid, supplementaryGroups: groups))
             }
             .recover { _ in nil }
+    }
+
+    private static func peerGroups<let room: Int>(_ provider: SocketOptionProvider, as: KernelGroups<room>.Type) -> EventLoopFuture<[gid_t]> {
+        let groups: EventLoopFuture<KernelGroups<room>> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(peerGroupsOption))
+        return groups.map(\.groups)
     }
 
     /// SO_PEERGROUPS (Linux 4.13), which Glibc's Swift module does not export.
@@ -38,13 +48,13 @@ struct PeerCredentials: Sendable, Equatable {
         var gid: gid_t = 0
     }
 
-    /// Room for SO_PEERGROUPS's answer: up to 256 group ids, in ascending order (the kernel keeps
-    /// them sorted). NIO zero-fills the room and does not say how much the kernel wrote, so the
+    /// Room for SO_PEERGROUPS's answer: up to `room` group ids (Linux allows 65 536), in
+    /// ascending order (the kernel keeps them sorted). NIO zero-fills the room and does not say how much the kernel wrote, so the
     /// list ends where the ids stop ascending. (A lone gid 0 cannot be told from no groups at all:
     /// it is not counted, which only matters for a lock-group of gid 0, and then only for a
     /// supplementary membership.)
-    private struct KernelGroups: Sendable {
-        var room = InlineArray<256, gid_t>(repeating: 0)
+    private struct KernelGroups<let count: Int>: Sendable {
+        var room = InlineArray<count, gid_t>(repeating: 0)
 
         var groups: [gid_t] {
             var groups: [gid_t] = []
