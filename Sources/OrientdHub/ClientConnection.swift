@@ -255,30 +255,42 @@ final class ClientConnection: ChannelDuplexHandler, @unchecked Sendable {
         }
         let timeout = eventLoop.scheduleTask(in: Self.freshnessTimeout) { connection.value.finishWaiting(ticket) }
         waiting = Waiting(id: id, answer: answer, ticket: ticket, timeout: timeout)
-        machine.startedWaitingForSensor()
+        machine.answerPending()
     }
 
-    /// The sensor read afresh, or the wait timed out: answer the waiting request, then the rest.
+    /// The sensor read afresh, or the wait timed out: answer the waiting request.
     private func finishWaiting(_ ticket: Int) {
         guard let waiting, waiting.ticket == ticket, let context else { return }
         self.waiting = nil
         waiting.timeout.cancel()
         waiting.answer.hub.stopWaiting(ticket)
         finish(waiting.answer, id: waiting.id, context: context)
-        machine.finishedWaitingForSensor()
-        act()
     }
 
     private func finish(_ answer: AnswerAfterReading, id: RequestID, context: ChannelHandlerContext) {
         switch answer {
         case .get(let hub):
             send(SuccessReply(id: id, result: OrientationResult(orientation: hub.orientation)), context: context)
+            answerWasSent()
         case .subscribe(let parameters, let hub):
             subscribe(parameters, to: hub, id: id, context: context)
         case .lock(let locked, let hub):
-            let persisted = hub.setLock(locked)
-            send(SuccessReply(id: id, result: LockResult(locked: locked, persisted: persisted)), context: context)
+            // The lock holds at once; the reply waits for the save, which says whether it persisted.
+            machine.answerPending()
+            let connection = NIOLoopBound(self, eventLoop: context.eventLoop)
+            hub.setLock(locked, on: context.eventLoop).whenSuccess { persisted in
+                guard let context = connection.value.context, context.channel.isActive else { return }
+                connection.value.send(SuccessReply(id: id, result: LockResult(locked: locked, persisted: persisted)), context: context)
+                connection.value.answerWasSent()
+            }
         }
+    }
+
+    /// An answer was sent: if it was the pending one, the requests after it may go on.
+    private func answerWasSent() {
+        guard machine.state == .awaitingAnswer else { return }
+        machine.answerSent()
+        act()
     }
 
     /// The hub of the request's `device` (an accelerometer's id or a URI; the main hub without
@@ -317,6 +329,7 @@ final class ClientConnection: ChannelDuplexHandler, @unchecked Sendable {
             sensorAvailable: parameters.needsSensor ? start.sensorAvailable : nil,
             hingeAngle: hinge?.angle, tabletMode: hinge?.tabletMode, hingeProblem: hinge?.problem)), context: context)
         subscription.sendWhatIsPending()
+        answerWasSent()
     }
 
     private func unsubscribe() {

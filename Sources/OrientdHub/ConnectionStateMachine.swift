@@ -9,7 +9,7 @@ import NIOCore
 /// The rules it keeps:
 /// - the hello goes first, once the client is admitted; requests that came before wait for it;
 /// - requests are answered one at a time, in order, and only while the client reads its replies
-///   (its channel is writable) and no earlier request waits for the sensor;
+///   (its channel is writable) and no earlier request's answer is pending;
 /// - nothing more is read from the client while any request is unanswered (a read is held back,
 ///   not refused), so what queues is bounded by one read;
 /// - an over-long line is answered with `request-too-long` after the requests before it, then the
@@ -19,8 +19,9 @@ struct ConnectionStateMachine {
         /// The peer's credentials are being read; nothing is answered yet.
         case admitting
         case serving
-        /// A request waits for a fresh reading; the ones after it queue.
-        case waitingForSensor
+        /// A request's answer is pending (it waits for a fresh reading, or for the rotation lock to
+        /// be saved); the ones after it queue.
+        case awaitingAnswer
         /// Closing: nothing more is read or answered.
         case closing
         case closed
@@ -92,15 +93,15 @@ struct ConnectionStateMachine {
         self.writable = writable
     }
 
-    /// The request just answered must wait for the sensor.
-    mutating func startedWaitingForSensor() {
+    /// The request being answered cannot be answered yet.
+    mutating func answerPending() {
         guard state == .serving else { return }
-        state = .waitingForSensor
+        state = .awaitingAnswer
     }
 
-    /// The waiting request was answered.
-    mutating func finishedWaitingForSensor() {
-        guard state == .waitingForSensor else { return }
+    /// The pending answer was sent.
+    mutating func answerSent() {
+        guard state == .awaitingAnswer else { return }
         state = .serving
     }
 
@@ -122,7 +123,7 @@ struct ConnectionStateMachine {
         case .closing:
             defer { farewell = nil }
             return farewell
-        case .admitting, .waitingForSensor:
+        case .admitting, .awaitingAnswer:
             return nil
         case .serving:
             if helloDue {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOPosix
 import OrientationCore
 import OrientdProtocol
 
@@ -22,7 +23,7 @@ public final class OrientationHub: Sendable {
         /// subscription: with thousands of subscribers the loops' task queues, not the sockets,
         /// would otherwise be the bottleneck.
         var subscriptions = SubscriptionsByLoop()
-        var angleSubscriptions: [ObjectIdentifier: Subscription] = [:]
+        var angleSubscriptions = SubscriptionsByLoop()
         /// True while the sensor sleeps: the orientation may be stale, so requests wait for a reading.
         var paused = false
         /// When the sensor was last read (on the hub's clock): a reading older than `staleAfter`
@@ -91,7 +92,8 @@ public final class OrientationHub: Sendable {
     private let logger: Logger
     private let startedAt = NIODeadline.now()
     private let state: NIOLockedValueBox<State>
-    /// What the state file holds (nil: unknown, e.g. it was corrupt); taken while saving.
+    /// What the state file holds (nil: unknown, e.g. it was corrupt); held while saving, on the
+    /// thread pool, never on an event loop.
     private let savedLock: NIOLockedValueBox<RotationLock?>
 
     /// - Parameters:
@@ -141,14 +143,20 @@ public final class OrientationHub: Sendable {
     }
 
     /// Whether any client wants angle samples (so the pipeline can skip making them).
-    public var wantsAngles: Bool { state.withLockedValue { !$0.angleSubscriptions.isEmpty } }
+    public var wantsAngles: Bool { state.withLockedValue { $0.angleSubscriptions.count > 0 } }
 
     /// One sample's angles; `time` is the sample's monotonic time (which paces each client's rate),
     /// `timestamp` the wall-clock time clients are told.
     public func publishAngles(_ angles: OrientationAngles, acceleration: Vector3, time: Double, timestamp: Double) {
-        let subscriptions = state.withLockedValue { Array($0.angleSubscriptions.values) }
+        let byLoop = state.withLockedValue { $0.angleSubscriptions.byLoop.values }
+        guard !byLoop.isEmpty else { return }
+        // Encoded once for all, and one task per event loop, as for orientation changes.
         let sample = AngleSample(angles: angles, acceleration: acceleration, time: time, timestamp: timestamp)
-        for subscription in subscriptions { subscription.deliver(sample) }
+        for (eventLoop, onThatLoop) in byLoop {
+            eventLoop.execute {
+                for subscription in onThatLoop.values { subscription.receive(sample) }
+            }
+        }
     }
 
     /// The sensor went to sleep: what the hub holds may go stale.
@@ -235,9 +243,8 @@ public final class OrientationHub: Sendable {
         let (subscription, start) = state.withLockedValue { state in
             let start = state.update
             let subscription = make(start)
-            let key = ObjectIdentifier(subscription)
             state.subscriptions.insert(subscription)
-            if subscription.parameters.events.contains(.angles) { state.angleSubscriptions[key] = subscription }
+            if subscription.parameters.events.contains(.angles) { state.angleSubscriptions.insert(subscription) }
             return (subscription, start)
         }
         if subscription.parameters.needsSensor { demand?.hold() }
@@ -246,16 +253,16 @@ public final class OrientationHub: Sendable {
 
     func remove(_ subscription: Subscription) {
         let removed = state.withLockedValue { state in
-            let key = ObjectIdentifier(subscription)
-            state.angleSubscriptions[key] = nil
+            _ = state.angleSubscriptions.remove(subscription)
             return state.subscriptions.remove(subscription)
         }
         if removed, subscription.parameters.needsSensor { demand?.release() }
     }
 
-    /// Locks or unlocks the interface orientation for everyone and saves the lock. Returns whether
-    /// the saved lock is the one in force; the lock holds either way.
-    func setLock(_ locked: Bool) -> Bool {
+    /// Locks or unlocks the interface orientation for everyone at once, and saves the lock off
+    /// the event loop (a save syncs the disk). The future, on `eventLoop`, says whether the saved
+    /// lock is the one in force; the lock holds either way.
+    func setLock(_ locked: Bool, on eventLoop: any EventLoop) -> EventLoopFuture<Bool> {
         let changed: RotationLock? = state.withLockedValue { state in
             guard state.lock.locked != locked else { return nil }
             state.lock = locked ? RotationLock(locked: true, orientation: state.lastInPlane) : .unlocked
@@ -266,15 +273,16 @@ public final class OrientationHub: Sendable {
         if let changed {
             logger.info(locked ? "rotation locked in \(changed.orientation?.rawValue ?? "no known orientation")" : "rotation unlocked")
         }
-        return saveLock()
+        guard lockStore != nil else { return eventLoop.makeSucceededFuture(false) }
+        return NIOThreadPool.singleton.runIfActive(eventLoop: eventLoop) { self.saveLock() }.recover { _ in false }
     }
 
     /// Saves the lock in force, one save at a time, so that the file ends with the latest lock
-    /// whatever order concurrent requests finish in. (A few milliseconds on the event loop; only
-    /// root and the lock group can ask for it.)
+    /// whatever order concurrent requests finish in. Called on a thread of the pool.
     private func saveLock() -> Bool {
         guard let lockStore else { return false }
         return savedLock.withLockedValue { saved in
+            // Read after taking the save's turn: the latest lock, whichever request asked for it.
             let current = state.withLockedValue { $0.lock }
             guard current != saved else { return true }
             do {
@@ -381,6 +389,22 @@ struct AngleSample: Sendable {
     let time: Double
     /// Seconds since the Unix epoch.
     let timestamp: Double
+    /// The `angles` line for a subscriber that missed none, encoded once for every subscriber.
+    let line: ByteBuffer
+
+    init(angles: OrientationAngles, acceleration: Vector3, time: Double, timestamp: Double) {
+        self.angles = angles
+        self.acceleration = acceleration
+        self.time = time
+        self.timestamp = timestamp
+        line = ByteBuffer(bytes: Wire.line(AnglesEvent(angles: angles, acceleration: acceleration, timestamp: timestamp, dropped: 0)))
+    }
+
+    /// The line for a subscriber that missed `dropped` samples before this one.
+    func line(dropped: Int) -> ByteBuffer {
+        guard dropped > 0 else { return line }
+        return ByteBuffer(bytes: Wire.line(AnglesEvent(angles: angles, acceleration: acceleration, timestamp: timestamp, dropped: dropped)))
+    }
 }
 
 extension SensorStatus {

@@ -55,21 +55,19 @@ final class Subscription: @unchecked Sendable {
         sendWhatIsPending()
     }
 
-    /// Called from any thread.
-    func deliver(_ sample: AngleSample) {
-        channel.eventLoop.execute { [self] in
-            // Samples are stamped when read, a few ms early or late: allow for that, keep the
-            // average rate by advancing the due time by whole intervals, and after a gap (the
-            // sensor slept) start afresh rather than catch up in a burst.
-            guard !cancelled, sample.time >= nextAngleDue - 0.004 else { return }
-            nextAngleDue = max(nextAngleDue + angleInterval, sample.time + angleInterval / 2)
-            if queuedAngles.count == Self.angleQueueCapacity {
-                queuedAngles.removeFirst()
-                droppedAngles += 1
-            }
-            queuedAngles.append(sample)
-            sendWhatIsPending()
+    /// Called on the event loop.
+    func receive(_ sample: AngleSample) {
+        // Samples are stamped when read, a few ms early or late: allow for that, keep the
+        // average rate by advancing the due time by whole intervals, and after a gap (the
+        // sensor slept) start afresh rather than catch up in a burst.
+        guard !cancelled, sample.time >= nextAngleDue - 0.004 else { return }
+        nextAngleDue = max(nextAngleDue + angleInterval, sample.time + angleInterval / 2)
+        if queuedAngles.count == Self.angleQueueCapacity {
+            queuedAngles.removeFirst()
+            droppedAngles += 1
         }
+        queuedAngles.append(sample)
+        sendWhatIsPending()
     }
 
     /// Called on the event loop when the client unsubscribes: nothing more is sent.
@@ -116,8 +114,7 @@ final class Subscription: @unchecked Sendable {
             toldHinge = (latest.hinge.angle, latest.hinge.problem)
         }
         while !queuedAngles.isEmpty, channel.isWritable {
-            let sample = queuedAngles.removeFirst()
-            write(AnglesEvent(angles: sample.angles, acceleration: sample.acceleration, timestamp: sample.timestamp, dropped: droppedAngles))
+            write(queuedAngles.removeFirst().line(dropped: droppedAngles))
             droppedAngles = 0
         }
         if wrote { channel.flush() }
