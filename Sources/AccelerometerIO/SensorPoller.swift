@@ -17,6 +17,8 @@ import OrientationCore
 ///
 /// A `heartbeat` is called from the loop at least every `interval` seconds, asleep or not, so a
 /// read that hangs stops it (systemd's watchdog then restarts the daemon).
+///
+/// Every decision is `SensorLoop`'s, a pure state machine; this class is the I/O around it.
 public final class SensorPoller: SampleFeed, @unchecked Sendable {
     public static let reopenAfter = 2.0
     public static let longestReopenDelay = 10.0
@@ -85,162 +87,110 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
         return hotplugEvents
     }
 
+    /// The thread's loop: does what `SensorLoop` decides, one action at a time, and tells it what
+    /// came of each. Everything it opens stays on this thread.
     private func poll(announcing announceStart: @escaping (SensorInfo?) -> Void) {
-        var announceStart: ((SensorInfo?) -> Void)? = announceStart
+        var settings = SensorLoop.Settings(period: 1 / rate, heartbeatInterval: heartbeat?.interval)
+        settings.reopenAfter = Self.reopenAfter
+        settings.longestReopenDelay = Self.longestReopenDelay
+        var loop = SensorLoop(settings: settings)
+        var startAnnounced = false
         var sources: [any AccelerometerSource] = [] {
             didSet { capture = CaptureSchedule(for: sources) }
         }
         var capture = CaptureSchedule(for: [])
-        var lostAnnounced = false
-        var quietNextFailure = false
-        var failingSince: Double?
-        var reopen = (at: 0.0, delay: 1.0, lastError: "")
-        var paused = false
-        var lastBeat = -Double.infinity
-        let period = 1 / rate
-        var deadline = MonotonicClock.now()
-
-        /// Closes the source. Its callers have logged why, so the first failed attempt to reopen
-        /// it adds no second line about the same event.
-        func close(because reason: String) {
-            sources = []
-            failingSince = nil
-            reopen = (at: MonotonicClock.now(), delay: 1, lastError: "")
-            quietNextFailure = true
-            onReading(.lost(reason: reason))
-            lostAnnounced = true
-        }
-        func beatIfDue() {
-            guard let heartbeat, MonotonicClock.now() - lastBeat >= heartbeat.interval else { return }
-            heartbeat.beat()
-            lastBeat = MonotonicClock.now()
-        }
-        /// Sleeps `seconds` (or until woken), waking for each heartbeat when it is due.
-        func sleep(_ seconds: Double) {
-            let until = MonotonicClock.now() + seconds
-            while true {
-                beatIfDue()
-                let now = MonotonicClock.now()
-                let nextBeat = heartbeat.map { lastBeat + $0.interval - now } ?? .infinity
-                guard until > now, !thread.sleep(max(0.001, min(until - now, nextBeat))) else { return }
-            }
-        }
-
-        /// With no demand, tells the pipeline (once) and sleeps until woken; returns whether it slept.
-        func idleUnlessNeeded() -> Bool {
-            guard let demand, demand.goIdleUnlessNeeded(at: MonotonicClock.now()) else { return false }
-            capture.release(sources)
-            if !paused {
-                logger.debug("no client needs the sensor: not reading it until one does")
-                onReading(.paused(time: MonotonicClock.now()))
-                paused = true
-            }
-            sleep(.infinity)
-            return true
-        }
 
         while !thread.shouldStop {
-            beatIfDue()
-            for event in takeHotplugEvents() {
-                let ours = sources.contains { $0.info.sysname == event.sysname }
-                switch event.action {
-                case .remove where ours && sources.count == 1:
-                    logger.warning("the sensor \(event.sysname) was removed; waiting for an accelerometer to appear")
-                    close(because: "\(event.sysname) was removed")
-                case .remove where ours, .change where ours:
-                    logger.notice("udev \(event.action == .remove ? "removed" : "changed") \(event.sysname): reopening the accelerometers to read their mount matrices and locations again")
-                    sources = []
-                    reopen = (at: 0, delay: 1, lastError: "")
-                case .add:
-                    // Perhaps the base accelerometer of a convertible: reopen to take it in.
-                    if !sources.isEmpty { logger.notice("udev added \(event.sysname): reopening the accelerometers to include it") }
-                    sources = []
-                    reopen.at = 0
-                default:
-                    break
-                }
-            }
-
-            guard let display = sources.first else {
-                let time = MonotonicClock.now()
-                if time >= reopen.at {
-                    do {
-                        let opened = try open()
-                        guard let display = opened.first else { throw SensorReadError.unavailable(reason: "no accelerometer") }
-                        if lostAnnounced { logger.notice("opened the sensor: \(display.info.device) at \(display.info.uri)") }
-                        sources = opened
-                        lostAnnounced = false
-                        reopen = (at: 0, delay: 1, lastError: "")
-                        onReading(.opened(opened.map(\.info)))
-                        deadline = MonotonicClock.now()
-                        continue
-                    } catch {
-                        let text = "\(error)"
-                        if text != reopen.lastError, !quietNextFailure {
-                            logger.warning("\(text); waiting for an accelerometer (udev reports new ones; retrying every \(Int(Self.longestReopenDelay)) s at most)")
-                        }
-                        if !lostAnnounced {
-                            onReading(.lost(reason: text))
-                            lostAnnounced = true
-                        }
-                        quietNextFailure = false
-                        reopen = (at: time + reopen.delay, delay: min(reopen.delay * 2, Self.longestReopenDelay), lastError: text)
+            for event in takeHotplugEvents() { loop.hotplug(event, at: MonotonicClock.now()) }
+            let now = MonotonicClock.now()
+            switch loop.next(at: now) {
+            case .beat:
+                heartbeat?.beat()
+            case .open:
+                do {
+                    let opened = try open()
+                    guard let display = opened.first else { throw SensorReadError.unavailable(reason: "no accelerometer") }
+                    if loop.opened(sysnames: opened.map(\.info.sysname), at: MonotonicClock.now()) {
+                        logger.notice("opened the sensor: \(display.info.device) at \(display.info.uri)")
                     }
+                    sources = opened
+                    onReading(.opened(opened.map(\.info)))
+                } catch {
+                    loop.openFailed(reason: "\(error)", at: MonotonicClock.now())
                 }
-                announceStart?(nil)
-                announceStart = nil
-                // Nothing to read until the next attempt, or until udev reports a device.
-                sleep(max(0, reopen.at - MonotonicClock.now()))
-                continue
-            }
-
-            // The first reading is taken whatever the demand, so the orientation is known at start.
-            if announceStart == nil, idleUnlessNeeded() { continue }
-            if paused {
+            case .openFailed(let reason, let announce, let log):
+                if log {
+                    logger.warning("\(reason); waiting for an accelerometer (udev reports new ones; retrying every \(Int(Self.longestReopenDelay)) s at most)")
+                }
+                if announce { onReading(.lost(reason: reason)) }
+            case .read:
+                loop.readFinished(displayFailure: readEverySource(sources, capture: &capture), at: MonotonicClock.now())
+            case .checkDemand:
+                loop.demand(needed: !(demand?.goIdleUnlessNeeded(at: now) ?? false), at: now)
+            case .pause:
+                capture.release(sources)
+                logger.debug("no client needs the sensor: not reading it until one does")
+                onReading(.paused(time: now))
+            case .resume:
                 demand?.noteReading()
                 logger.debug("a client needs the sensor: reading it again")
-                paused = false
-                deadline = MonotonicClock.now()
+            case .close(let cause, let announce):
+                log(cause)
+                sources = []
+                if announce { onReading(.lost(reason: Self.reason(cause))) }
+            case .announceStart(let opened):
+                announceStart(opened ? sources.first?.info : nil)
+                startAnnounced = true
+            case .sleep(let until):
+                if thread.sleep(max(0.001, until - now)) { loop.woken() }
             }
-
-            var unreadable: SensorReadError?
-            for (index, source) in sources.enumerated() {
-                let time = MonotonicClock.now()
-                if let captured = capture.samples(of: source, at: index, now: time, budget: period / 2, logger: logger) {
-                    for sample in captured { onReading(.sample(sample, device: source.info.id)) }
-                    continue
-                }
-                do {
-                    let acceleration = try source.readAcceleration()
-                    onReading(.sample(AccelerometerSample(time: time, acceleration: acceleration), device: source.info.id))
-                } catch {
-                    onReading(.failure(error, time: time, device: source.info.id))
-                    // Only the display accelerometer's failing closes them all: a broken base
-                    // sensor must not take the screen's rotation down with it.
-                    if case .unreadable = error, index == 0 { unreadable = error }
-                }
-            }
-            if let error = unreadable {
-                let time = MonotonicClock.now()
-                failingSince = failingSince ?? time
-                if time - failingSince! >= Self.reopenAfter {
-                    logger.warning("closing the sensor after \(Self.reopenAfter) s of failed reads (\(error)); will reopen it")
-                    close(because: "\(error)")
-                }
-            } else {
-                failingSince = nil
-            }
-            announceStart?(display.info)
-            announceStart = nil
-            if idleUnlessNeeded() { continue }
-            // Keep to the rate's grid; after a stall (suspend, slow read) start a new grid from now.
-            deadline += period
-            let now = MonotonicClock.now()
-            if deadline < now { deadline = now }
-            sleep(deadline - now)
         }
-        // Stopped before the first attempt: whoever waits for the start is told there is none.
-        announceStart?(nil)
+        // Stopped before the first attempt ended: whoever waits for the start is told there is none.
+        if !startAnnounced { announceStart(nil) }
+    }
+
+    /// Reads (or takes what was captured from) every source and hands each sample or failure to
+    /// the pipeline; returns why the display accelerometer could not be read, if it could not.
+    /// Only the display accelerometer's failing counts: a broken base sensor must not take the
+    /// screen's rotation down with it.
+    private func readEverySource(_ sources: [any AccelerometerSource], capture: inout CaptureSchedule) -> String? {
+        var displayFailure: String?
+        for (index, source) in sources.enumerated() {
+            let time = MonotonicClock.now()
+            if let captured = capture.samples(of: source, at: index, now: time, budget: 0.5 / rate, logger: logger) {
+                for sample in captured { onReading(.sample(sample, device: source.info.id)) }
+                continue
+            }
+            do {
+                let acceleration = try source.readAcceleration()
+                onReading(.sample(AccelerometerSample(time: time, acceleration: acceleration), device: source.info.id))
+            } catch {
+                onReading(.failure(error, time: time, device: source.info.id))
+                if case .unreadable = error, index == 0 { displayFailure = "\(error)" }
+            }
+        }
+        return displayFailure
+    }
+
+    private func log(_ cause: SensorLoop.CloseCause) {
+        switch cause {
+        case .removed(let sysname):
+            logger.warning("the sensor \(sysname) was removed; waiting for an accelerometer to appear")
+        case .udev(.add, let sysname):
+            logger.notice("udev added \(sysname): reopening the accelerometers to include it")
+        case .udev(let action, let sysname):
+            logger.notice("udev \(action == .remove ? "removed" : "changed") \(sysname): reopening the accelerometers to read their mount matrices and locations again")
+        case .failingReads(let error):
+            logger.warning("closing the sensor after \(Self.reopenAfter) s of failed reads (\(error)); will reopen it")
+        }
+    }
+
+    private static func reason(_ cause: SensorLoop.CloseCause) -> String {
+        switch cause {
+        case .removed(let sysname): "\(sysname) was removed"
+        case .udev(_, let sysname): "udev reported \(sysname)"
+        case .failingReads(let error): error
+        }
     }
 }
 

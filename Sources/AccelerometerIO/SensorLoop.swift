@@ -1,0 +1,220 @@
+/// What the sensor thread does next, as a pure state machine: the poller (SensorPoller) tells it
+/// what happened (the sources opened or failed to, a read finished, udev reported a device, the
+/// demand for readings) and asks `next(at:)` what to do; the machine never reads, sleeps, logs or
+/// takes a lock, and its clock is the time it is given.
+///
+/// The sources are closed (none yet, or lost) and opened again with a delay that doubles up to
+/// `longestReopenDelay`, at once when udev adds a device; open, they are read every `period`
+/// while someone needs readings (the first reading is taken regardless, so the orientation is
+/// known at start), and the thread sleeps without reading while nobody does. A display
+/// accelerometer whose reads fail for `reopenAfter` seconds is closed and reopened. A heartbeat
+/// is due every `heartbeatInterval`, asleep or not.
+public struct SensorLoop: Sendable {
+    public struct Settings: Sendable {
+        /// Seconds between reads.
+        public var period: Double
+        public var reopenAfter: Double = 2
+        public var firstReopenDelay: Double = 1
+        public var longestReopenDelay: Double = 10
+        public var heartbeatInterval: Double?
+
+        public init(period: Double, heartbeatInterval: Double? = nil) {
+            self.period = period
+            self.heartbeatInterval = heartbeatInterval
+        }
+    }
+
+    /// Why the sources are closed.
+    public enum CloseCause: Equatable, Sendable {
+        /// udev removed the only accelerometer.
+        case removed(sysname: String)
+        /// udev removed or changed one of several, or added one: reopen to take the change in.
+        case udev(HotplugEvent.Action, sysname: String)
+        /// The display accelerometer's reads failed for `reopenAfter` seconds.
+        case failingReads(String)
+    }
+
+    public enum Action: Equatable, Sendable {
+        case beat
+        /// Open the sources, then report `opened` or `openFailed`.
+        case open
+        /// Read every source, then report `readFinished`.
+        case read
+        /// Ask the demand whether readings are needed (it goes idle if not), then report `demand`.
+        case checkDemand
+        /// Nobody needs readings: release the buffers and tell the pipeline the sensor sleeps.
+        case pause
+        /// Someone needs readings again.
+        case resume
+        /// Drop the sources; with `announce`, tell the pipeline the sensor is lost.
+        case close(CloseCause, announce: Bool)
+        /// Opening failed: with `announce`, tell the pipeline the sensor is lost; with `log`, the log.
+        case openFailed(reason: String, announce: Bool, log: Bool)
+        /// The first attempt is over: whoever waits for the start may go on.
+        case announceStart(opened: Bool)
+        /// Sleep until then (`.infinity`: until woken), or until woken; report `woken` if woken.
+        case sleep(until: Double)
+    }
+
+    private enum Phase: Equatable, Sendable {
+        case closed(reopenAt: Double)
+        case open
+        /// Open, but nobody needs readings: asleep until woken.
+        case idle
+    }
+
+    public let settings: Settings
+    private var phase = Phase.closed(reopenAt: -.infinity)
+    /// The kernel names of the sources open (nil for a remote one), the display one first.
+    private var sysnames: [String?] = []
+    private var reopenDelay: Double
+    private var lastOpenFailure: String?
+    /// The next failed open adds no log line: its cause was just logged.
+    private var quietNextFailure = false
+    private var lostAnnounced = false
+    private var startAnnounced = false
+    /// The first attempt just ended: announce the start, saying whether it opened.
+    private var startDue: Bool?
+    private var failingSince: Double?
+    private var nextReadAt = -Double.infinity
+    private var lastBeat = -Double.infinity
+    /// Whether the demand must be asked before what comes next.
+    private var demandUnknown = true
+    /// Actions an event caused, done before anything else.
+    private var pending: [Action] = []
+
+    public init(settings: Settings) {
+        self.settings = settings
+        reopenDelay = settings.firstReopenDelay
+    }
+
+    // MARK: Events
+
+    /// The sources opened; returns whether they had been announced lost (worth a log line).
+    @discardableResult
+    public mutating func opened(sysnames: [String?], at time: Double) -> Bool {
+        let wasLost = lostAnnounced
+        self.sysnames = sysnames
+        phase = .open
+        lostAnnounced = false
+        lastOpenFailure = nil
+        reopenDelay = settings.firstReopenDelay
+        failingSince = nil
+        nextReadAt = time
+        demandUnknown = true
+        return wasLost
+    }
+
+    public mutating func openFailed(reason: String, at time: Double) {
+        let log = reason != lastOpenFailure && !quietNextFailure
+        pending.append(.openFailed(reason: reason, announce: !lostAnnounced, log: log))
+        lostAnnounced = true
+        quietNextFailure = false
+        lastOpenFailure = reason
+        phase = .closed(reopenAt: time + reopenDelay)
+        reopenDelay = min(reopenDelay * 2, settings.longestReopenDelay)
+        if !startAnnounced { startDue = false }
+    }
+
+    /// Every source was read (or captured from); `displayFailure` is why the display
+    /// accelerometer could not be, if it could not.
+    public mutating func readFinished(displayFailure: String?, at time: Double) {
+        demandUnknown = true
+        if !startAnnounced { startDue = true }
+        // Keep to the period's grid; after a stall (suspend, slow read) start a new grid from now.
+        nextReadAt = max(nextReadAt + settings.period, time)
+        guard let displayFailure else {
+            failingSince = nil
+            return
+        }
+        let since = failingSince ?? time
+        failingSince = since
+        if time - since >= settings.reopenAfter {
+            close(.failingReads(displayFailure), announce: true, reopenAt: time)
+        }
+    }
+
+    public mutating func hotplug(_ event: HotplugEvent, at time: Double) {
+        let ours = sysnames.contains(event.sysname)
+        switch event.action {
+        case .remove where ours && sysnames.count == 1:
+            close(.removed(sysname: event.sysname), announce: true, reopenAt: time)
+        case .remove where ours, .change where ours:
+            close(.udev(event.action, sysname: event.sysname), announce: false, reopenAt: -.infinity)
+            reopenDelay = settings.firstReopenDelay
+            lastOpenFailure = nil
+        case .add:
+            // Perhaps the base accelerometer of a convertible: reopen to take it in.
+            if case .closed = phase {
+                phase = .closed(reopenAt: -.infinity)
+            } else {
+                close(.udev(.add, sysname: event.sysname), announce: false, reopenAt: -.infinity)
+            }
+        default:
+            break
+        }
+    }
+
+    /// The answer to `checkDemand`.
+    public mutating func demand(needed: Bool, at time: Double) {
+        demandUnknown = false
+        switch (phase, needed) {
+        case (.open, false):
+            phase = .idle
+            pending.append(.pause)
+        case (.idle, true):
+            phase = .open
+            nextReadAt = time
+            pending.append(.resume)
+        default:
+            break
+        }
+    }
+
+    /// A sleep ended early: something may need readings now.
+    public mutating func woken() {
+        demandUnknown = true
+    }
+
+    // MARK: What next
+
+    public mutating func next(at now: Double) -> Action {
+        if !pending.isEmpty { return pending.removeFirst() }
+        if let interval = settings.heartbeatInterval, now - lastBeat >= interval {
+            lastBeat = now
+            return .beat
+        }
+        if let opened = startDue {
+            startDue = nil
+            startAnnounced = true
+            return .announceStart(opened: opened)
+        }
+        switch phase {
+        case .closed(let reopenAt):
+            return now >= reopenAt ? .open : sleep(until: reopenAt)
+        case .open:
+            // The first reading is taken whatever the demand, so the orientation is known at start.
+            if startAnnounced, demandUnknown { return .checkDemand }
+            return now >= nextReadAt ? .read : sleep(until: nextReadAt)
+        case .idle:
+            return demandUnknown ? .checkDemand : sleep(until: .infinity)
+        }
+    }
+
+    private func sleep(until time: Double) -> Action {
+        let nextBeat = settings.heartbeatInterval.map { lastBeat + $0 } ?? .infinity
+        return .sleep(until: min(time, nextBeat))
+    }
+
+    private mutating func close(_ cause: CloseCause, announce: Bool, reopenAt: Double) {
+        sysnames = []
+        failingSince = nil
+        phase = .closed(reopenAt: reopenAt)
+        if announce {
+            reopenDelay = settings.firstReopenDelay
+            quietNextFailure = true
+            lostAnnounced = true
+        }
+        pending.append(.close(cause, announce: announce))
+    }
+}
