@@ -1,7 +1,8 @@
 import OrientationCore
 
-/// What the daemon needs from an accelerometer, whatever it is backed by (libiio today; a
-/// recorded trace or a buffered reader later). A source is used only on the thread that opened it.
+/// What the sensor thread needs from an accelerometer: `IIOAccelerometer` is the one real kind
+/// (polled, or through a kernel buffer with `BufferedCapture`); a recorded trace is replayed by
+/// `TracePlayer`, a sample feed of its own. A source is used only on the thread that opened it.
 public protocol AccelerometerSource: AnyObject {
     var info: SensorInfo { get }
     /// Reads one acceleration in orientd's frame (calibrated, mount matrix applied), in m/s².
