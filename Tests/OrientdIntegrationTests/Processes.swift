@@ -71,15 +71,22 @@ final class Daemon: @unchecked Sendable {
             stop()
             throw TestFailure("orientd did not come up on \(self.socketPath); its log:\n\(log)")
         }
-        // The connections that found it ready count as clients until orientd has seen them close
-        // (it logs both at debug level): wait for that, so a test's own clients are the only ones.
-        waitUntil(timeout: 2) {
-            let lines = self.log.split(separator: "\n")
-            return lines.filter { $0.hasSuffix("client connected") }.count == lines.filter { $0.hasSuffix("client disconnected") }.count
-        }
+        // The connections that found it ready count as clients until orientd has seen them close:
+        // wait until `status` counts only the connection asking, so a test's own clients are the
+        // only ones.
+        waitUntil(timeout: 2) { (try? self.connectedClients()) == 1 }
     }
 
     deinit { stop() }
+
+    /// The clients orientd counts, the one asking included.
+    func connectedClients() throws -> Int? {
+        let connection = try rawConnection(to: self, timeout: 2)
+        _ = try connection.readJSON()
+        try connection.send(#"{"id":1,"method":"status"}"#)
+        guard case .integer(let count)? = try connection.readJSON()?["result"]?["clients"] else { return nil }
+        return Int(count)
+    }
 
     /// Everything orientd wrote to standard error so far.
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
