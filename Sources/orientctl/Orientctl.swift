@@ -13,7 +13,7 @@ struct Orientctl: ParsableCommand {
             landscapeRight, faceUp, faceDown, unknown. orientctl talks to orientd over its Unix \
             socket (docs/protocol.md); any program can do the same.
             """,
-        version: "0.1.0",
+        version: OrientdVersion.current,
         subcommands: [Get.self, Monitor.self, Watch.self, Angles.self, Record.self, Status.self, Tablet.self, Lock.self, Unlock.self])
 
     static func main() {

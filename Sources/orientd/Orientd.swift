@@ -11,7 +11,7 @@ import UnixSignals
 
 @main
 struct Orientd: AsyncParsableCommand {
-    static let version = "0.1.0"
+    static let version = OrientdVersion.current
     /// EX_CONFIG: the unit does not restart a daemon whose configuration is wrong.
     static let configurationExitCode: Int32 = 78
 
