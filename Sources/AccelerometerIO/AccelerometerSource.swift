@@ -24,7 +24,7 @@ public protocol BufferedCapture: AnyObject {
 }
 
 /// What is known about the open sensor, for logs and for `status`.
-public struct SensorInfo: Sendable {
+public struct SensorInfo: Equatable, Sendable {
     /// Stable across reboots and renumbering: the context's URI and the driver's name, as
     /// "local:/accel_3d"; see `AccelerometerDiscovery.ids`.
     public var id: String

@@ -277,11 +277,14 @@ final class ClientConnection: ChannelDuplexHandler, @unchecked Sendable {
         case .lock(let locked, let hub):
             // The lock holds at once; the reply waits for the save, which says whether it persisted.
             machine.answerPending()
+            subscription?.heldBehindReply = true
             let connection = NIOLoopBound(self, eventLoop: context.eventLoop)
             hub.setLock(locked, on: context.eventLoop).whenSuccess { persisted in
-                guard let context = connection.value.context, context.channel.isActive else { return }
-                connection.value.send(SuccessReply(id: id, result: LockResult(locked: locked, persisted: persisted)), context: context)
-                connection.value.answerWasSent()
+                let connection = connection.value
+                guard let context = connection.context, context.channel.isActive else { return }
+                connection.send(SuccessReply(id: id, result: LockResult(locked: locked, persisted: persisted)), context: context)
+                connection.subscription?.heldBehindReply = false
+                connection.answerWasSent()
             }
         }
     }

@@ -26,6 +26,12 @@ final class Subscription: @unchecked Sendable {
     private var queuedAngles: [AngleSample] = []
     private var droppedAngles = 0
     private var cancelled = false
+    /// Set while this client's `lock` waits for its save: its events wait behind the reply, as
+    /// they would have had the reply been sent at once (state coalesces meanwhile, as for a slow
+    /// reader).
+    var heldBehindReply = false {
+        didSet { if !heldBehindReply { sendWhatIsPending() } }
+    }
 
     /// `start` is the state the subscribe result reports; events follow from there.
     init(channel: Channel, parameters: SubscribeParameters, start: HubUpdate, angleRate: Double) {
@@ -78,7 +84,7 @@ final class Subscription: @unchecked Sendable {
 
     /// Called on the event loop whenever the channel may have become writable again.
     func sendWhatIsPending() {
-        guard !cancelled, channel.isActive, channel.isWritable else { return }
+        guard !cancelled, !heldBehindReply, channel.isActive, channel.isWritable else { return }
         var wrote = false
         func write(_ line: ByteBuffer) {
             channel.write(line, promise: nil)

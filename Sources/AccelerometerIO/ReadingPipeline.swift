@@ -1,0 +1,113 @@
+import OrientationCore
+
+/// What the readings of one context mean for its hub, as a pure state machine: readings in,
+/// actions out (publish a change, the angles, the hinge; tell the hub the sensor opened, slept,
+/// was lost or was read; say what the log should say). It holds the classifier, the tablet-mode
+/// detector and which accelerometer is the display's and which the base's; it never logs, locks
+/// or reads a clock: the times are the readings'.
+///
+/// When the sensor sleeps for want of demand, or is (re)opened, whatever the device did meanwhile
+/// is unknown: the first reading after decides afresh.
+public struct ReadingPipeline: Sendable {
+    public enum Action: Equatable, Sendable {
+        /// The sensor sleeps: the hub's orientation may go stale.
+        case sensorPaused
+        /// The sensor opened with these accelerometers, the display one first.
+        case sensorOpened([SensorInfo])
+        case sensorLost(reason: String)
+        case hinge(TabletModeDetector.State)
+        case angles(OrientationAngles, acceleration: Vector3, time: Double)
+        case orientationChanged(OrientationChange)
+        /// The display accelerometer was read (or tried): whoever waits for a fresh reading may be
+        /// answered. Always the last action of a display reading.
+        case sensorRead
+        /// Readings started failing; the orientation held meanwhile.
+        case readingsFailing(error: String, holding: Orientation)
+        case readingsRecovered(failures: Int, after: Double)
+    }
+
+    public private(set) var settings: ClassifierSettings
+    private var classifier: Classifier
+    private var tabletMode = TabletModeDetector()
+    /// The accelerometers opened: the display one drives the screen; a base one the hinge.
+    private var display: String?
+    private var base: String?
+    private var failingSince: Double?
+    private var failures = 0
+
+    public init(settings: ClassifierSettings = ClassifierSettings()) {
+        self.settings = settings
+        classifier = Classifier(settings: settings)
+    }
+
+    public var orientation: Orientation { classifier.orientation }
+
+    /// What `reading` means; `wantsAngles`: whether any client wants angle samples.
+    public mutating func handle(_ reading: Reading, wantsAngles: Bool) -> [Action] {
+        switch reading {
+        case .sample(let sample, let device) where device == display:
+            return displaySample(sample, wantsAngles: wantsAngles)
+        case .sample(let sample, let device):
+            // Another accelerometer: the base one feeds the hinge angle.
+            guard device == base, let hinge = tabletMode.base(sample) else { return [] }
+            return [.hinge(hinge)]
+        case .failure(let error, let time, let device) where device == display:
+            return displayFailure(error, at: time)
+        case .failure(let error, _, let device):
+            guard device == base, let hinge = tabletMode.unreadable(because: "cannot read the base accelerometer: \(error)") else { return [] }
+            return [.hinge(hinge)]
+        case .paused:
+            // After a pause the filters restart by themselves; the hinge angle's history (what
+            // tells 0° from 360°) is kept.
+            classifier.resume()
+            return [.sensorPaused]
+        case .opened(let devices):
+            display = devices.first?.id
+            base = devices.dropFirst().first { $0.location == .base }?.id
+            tabletMode.reset()
+            classifier.resume()
+            let problem = base == nil ? "no base accelerometer: the hinge angle needs one in the display and one in the base" : "waiting for readings"
+            return [.sensorPaused, .sensorOpened(devices), .hinge(TabletModeDetector.State(problem: problem))]
+        case .lost(let reason):
+            // The hub now says unknown; so must the classifier, to announce the next decision.
+            classifier = Classifier(settings: settings)
+            failingSince = nil
+            failures = 0
+            base = nil
+            tabletMode.reset()
+            return [.sensorLost(reason: reason), .hinge(TabletModeDetector.State(problem: "the accelerometers are unavailable: \(reason)"))]
+        }
+    }
+
+    private mutating func displaySample(_ sample: AccelerometerSample, wantsAngles: Bool) -> [Action] {
+        var actions: [Action] = []
+        if let since = failingSince {
+            actions.append(.readingsRecovered(failures: failures, after: sample.time - since))
+            failingSince = nil
+            failures = 0
+        }
+        let change = classifier.classify(sample)
+        if base != nil, let hinge = tabletMode.display(sample) { actions.append(.hinge(hinge)) }
+        if wantsAngles, let angles = classifier.angles {
+            actions.append(.angles(angles, acceleration: sample.acceleration, time: sample.time))
+        }
+        if let change { actions.append(.orientationChanged(change)) }
+        // After the change, so whoever waited for a fresh reading is told of it.
+        actions.append(.sensorRead)
+        return actions
+    }
+
+    private mutating func displayFailure(_ error: SensorReadError, at time: Double) -> [Action] {
+        var actions: [Action] = []
+        if failingSince == nil {
+            failingSince = time
+            actions.append(.readingsFailing(error: "\(error)", holding: classifier.orientation))
+        }
+        failures += 1
+        if let change = classifier.noteMissingReading(at: time) { actions.append(.orientationChanged(change)) }
+        // A failed read counts as fresh: the sensor was tried just now, and the classifier holds
+        // the last orientation on purpose until readings have failed for its stale time.
+        actions.append(.sensorRead)
+        return actions
+    }
+}
