@@ -207,12 +207,12 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
             for (index, source) in sources.enumerated() {
                 let time = MonotonicClock.now()
                 if let captured = capture.samples(of: source, at: index, now: time, budget: period / 2, logger: logger) {
-                    for sample in captured { onReading(.sample(sample, device: source.info.id)) }
+                    for sample in captured { onReading(Self.reading(sample, from: source.info)) }
                     continue
                 }
                 do {
                     let acceleration = try source.readAcceleration()
-                    onReading(.sample(AccelerometerSample(time: time, acceleration: acceleration), device: source.info.id))
+                    onReading(Self.reading(AccelerometerSample(time: time, acceleration: acceleration), from: source.info))
                 } catch {
                     onReading(.failure(error, time: time, device: source.info.id))
                     // Only the display accelerometer's failing closes them all: a broken base
@@ -241,6 +241,15 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
         }
         // Stopped before the first attempt: whoever waits for the start is told there is none.
         announceStart?(nil)
+    }
+
+    /// A sample, or a failed read when it cannot be a real acceleration (1e308 in a raw
+    /// attribute): it is then logged and held like garbage, and never reaches a filter or a client.
+    private static func reading(_ sample: AccelerometerSample, from info: SensorInfo) -> Reading {
+        if let problem = PlausibleAcceleration.problem(with: sample.acceleration) {
+            return .failure(.implausible(device: info.device, reason: problem), time: sample.time, device: info.id)
+        }
+        return .sample(sample, device: info.id)
     }
 }
 
