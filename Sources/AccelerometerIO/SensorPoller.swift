@@ -13,7 +13,8 @@ import OrientationCore
 /// When udev says the device was removed (`hotplug`), or reads fail with I/O errors (the device
 /// vanished, iiod went away) for `reopenAfter` seconds, the source is closed (`.lost`) and opened
 /// again with a growing delay between attempts, at once when udev says a device was added; udev's
-/// `change` reopens it, so its mount matrix is read afresh. Every opening delivers `.opened`.
+/// `change` reopens it, so its mount matrix is read afresh (with no sensor open, a `change` is a
+/// reason to try at once: a refused one may have been fixed). Every opening delivers `.opened`.
 ///
 /// A `heartbeat` is called from the loop at least every `interval` seconds, asleep or not, so a
 /// read that hangs stops it (systemd's watchdog then restarts the daemon).
@@ -151,6 +152,9 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
                     logger.notice("udev \(event.action == .remove ? "removed" : "changed") \(event.sysname): reopening the accelerometers to read their mount matrices and locations again")
                     sources = []
                     reopen = (at: 0, delay: 1, lastError: "")
+                case .change where sources.isEmpty:
+                    // Perhaps a sensor refused for its calibration was fixed: try it now.
+                    reopen.at = 0
                 case .add:
                     // Perhaps the base accelerometer of a convertible: reopen to take it in.
                     if !sources.isEmpty { logger.notice("udev added \(event.sysname): reopening the accelerometers to include it") }
