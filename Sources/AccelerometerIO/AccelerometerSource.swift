@@ -47,12 +47,15 @@ public enum SensorReadError: Error, Equatable, CustomStringConvertible {
     case unreadable(attribute: String, reason: String)
     /// The sensor is closed after failing and could not be opened again yet.
     case unavailable(reason: String)
+    /// A reading no accelerometer can give (`PlausibleAcceleration`): garbage or a wrong scale.
+    case implausible(device: String, reason: String)
 
     public var description: String {
         switch self {
         case .notANumber(let attribute, let text): "\(attribute) holds '\(text)', not a number"
         case .unreadable(let attribute, let reason): "cannot read \(attribute): \(reason)"
         case .unavailable(let reason): "the sensor is unavailable: \(reason)"
+        case .implausible(let device, let reason): "\(device): \(reason)"
         }
     }
 }

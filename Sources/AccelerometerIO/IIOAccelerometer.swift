@@ -12,24 +12,36 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     private var buffer: IIOBuffer?
 
     /// Opens the context at `uri` and every accelerometer in it, the display one first; throws
-    /// when there is no display accelerometer. The accelerometers share the context: keep them
-    /// on the thread that opened them.
+    /// when there is no display accelerometer, or when it reports a calibration that cannot be
+    /// used (`CalibrationRefusal`). Another accelerometer with such a calibration is left out
+    /// (logged), so a broken base sensor does not take the screen's rotation down with it. The
+    /// accelerometers share the context: keep them on the thread that opened them.
     /// `configured`: what the config file says of accelerometers, by id, or by the URI for the
     /// display accelerometer's mount matrix.
     public static func openAll(uri: String, configured: [String: DeviceSettings] = [:], logger: Logger) throws -> [IIOAccelerometer] {
         let context = try IIOContext(uri: uri)
         let found = try AccelerometerDiscovery.displayFirst(in: context, configured: configured)
-        return found.enumerated().map { index, item in
+        var opened: [IIOAccelerometer] = []
+        for (index, item) in found.enumerated() {
             let byID = configured[item.id].flatMap { $0.mountMatrix.map { (matrix: $0, key: item.id) } }
             let byURI = index == 0 ? configured[uri].flatMap { $0.mountMatrix.map { (matrix: $0, key: uri) } } : nil
-            return IIOAccelerometer(context: context, found: item.found, id: item.id, configuredMatrix: byID ?? byURI, logger: logger)
+            let accelerometer: IIOAccelerometer
+            do {
+                accelerometer = try IIOAccelerometer(context: context, found: item.found, id: item.id, configuredMatrix: byID ?? byURI, logger: logger)
+            } catch {
+                if index == 0 { throw error }
+                logger.warning("\(error); reading the other accelerometers without it")
+                continue
+            }
+            opened.append(accelerometer)
         }
+        return opened
     }
 
     /// Reads the accelerometer's calibration and mount matrix, and makes sure it samples fast
-    /// enough. Every decision is logged.
+    /// enough. Every decision is logged; a calibration that cannot be used refuses the sensor.
     init(context: IIOContext, found: AccelerometerDiscovery.Found, id: String,
-         configuredMatrix: (matrix: MountMatrix, key: String)?, logger: Logger) {
+         configuredMatrix: (matrix: MountMatrix, key: String)?, logger: Logger) throws(CalibrationRefusal) {
         let uri = context.uri
         let device = found.device
         self.context = context
@@ -39,12 +51,12 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         let configured = configuredMatrix.map { MountMatrixCandidate(source: "config file devices.\($0.key).mount-matrix", text: $0.matrix.description) }
         let matrix = MountMatrixSelection(choosingFrom: (configured.map { [$0] } ?? []) + Self.mountMatrixCandidates(for: device, in: context))
         for rejected in matrix.rejected {
-            logger.warning("ignoring malformed mount matrix from \(rejected.source): '\(rejected.text.trimmingCharacters(in: .whitespacesAndNewlines))' (\(rejected.error)); trying the next source")
+            logger.warning("ignoring malformed mount matrix from \(rejected.source): '\(printableExcerpt(rejected.text.trimmingCharacters(in: .whitespacesAndNewlines), limit: 80))' (\(rejected.error)); trying the next source")
         }
         let calibration = AccelerometerCalibration(
-            x: Self.calibration(of: "accel_x", on: device, in: context, logger: logger),
-            y: Self.calibration(of: "accel_y", on: device, in: context, logger: logger),
-            z: Self.calibration(of: "accel_z", on: device, in: context, logger: logger))
+            x: try Self.calibration(of: "accel_x", on: device, in: context),
+            y: try Self.calibration(of: "accel_y", on: device, in: context),
+            z: try Self.calibration(of: "accel_z", on: device, in: context))
         info = SensorInfo(
             id: id, uri: uri, device: device.description, location: found.location,
             mountMatrix: matrix.matrix, mountMatrixSource: matrix.source, calibration: calibration,
@@ -75,18 +87,21 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         let text: String?
         do {
             text = try context.channelAttribute("raw", of: channel, on: device)
+        } catch where error.code == EFBIG {
+            // Garbage, not an I/O error: held like any other, without closing the sensor.
+            throw .notANumber(attribute: attribute, text: "(more than \(IIOContext.longestValue) bytes)")
         } catch {
             throw .unreadable(attribute: attribute, reason: IIOError.text(for: error.code))
         }
         guard let text else { throw .unreadable(attribute: attribute, reason: "no such attribute") }
         guard let value = parseDecimal(text) else {
-            throw .notANumber(attribute: attribute, text: text.trimmingCharacters(in: .whitespacesAndNewlines))
+            throw .notANumber(attribute: attribute, text: printableExcerpt(text.trimmingCharacters(in: .whitespacesAndNewlines)))
         }
         return value
     }
 
-    /// Mount matrix sources in order of precedence (reference §3): udev's hwdb property, then the
-    /// three sysfs spellings.
+    /// Mount matrix sources in order of precedence (docs/conventions.md): udev's hwdb property,
+    /// then the three sysfs spellings.
     private static func mountMatrixCandidates(for device: IIODevice, in context: IIOContext) -> [MountMatrixCandidate] {
         var candidates: [MountMatrixCandidate] = []
         if context.isLocal {
@@ -102,23 +117,38 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     }
 
     /// Scale and offset of one axis; libiio already prefers in_accel_x_scale over in_accel_scale.
-    private static func calibration(of channel: String, on device: IIODevice, in context: IIOContext, logger: Logger) -> AxisCalibration {
-        func number(_ attribute: String, default fallback: Double) -> Double {
+    /// A missing attribute is the IIO default (scale 1, offset 0); one that is present but
+    /// unreadable or unusable refuses the sensor (`AxisCalibration.scale(fromAttribute:)`):
+    /// a guessed scale would make orientd publish wrong or frozen orientations.
+    private static func calibration(of channel: String, on device: IIODevice, in context: IIOContext) throws(CalibrationRefusal) -> AxisCalibration {
+        func value(_ attribute: String, needed: String,
+                   _ parse: (String?) throws(CalibrationValueError) -> Double) throws(CalibrationRefusal) -> Double {
             let text: String?
             do {
                 text = try context.channelAttribute(attribute, of: channel, on: device)
             } catch {
-                logger.warning("\(error); using \(attribute) \(fallback)")
-                return fallback
+                throw CalibrationRefusal(device: device, attribute: fileName(attribute), problem: "cannot be read (\(error))", needed: needed)
             }
-            guard let text else { return fallback }
-            guard let value = parseDecimal(text) else {
-                logger.warning("\(channel) \(attribute) of \(device.id) is '\(text.trimmingCharacters(in: .whitespacesAndNewlines))', not a number; using \(fallback)")
-                return fallback
+            do {
+                return try parse(text)
+            } catch {
+                throw CalibrationRefusal(device: device, attribute: fileName(attribute), problem: "is '\(error.text)', \(error.reason)", needed: needed)
             }
-            return value
         }
-        return AxisCalibration(scale: number("scale", default: 1), offset: number("offset", default: 0))
+        /// The sysfs file libiio read: the axis's own, or the one the axes share.
+        func fileName(_ attribute: String) -> String {
+            let own = "in_\(channel)_\(attribute)"
+            let shared = "in_\(channel.split(separator: "_").first ?? "accel")_\(attribute)"
+            do {
+                if try context.attributeFile(own, on: device) == nil { return shared }
+            } catch {
+                // It is there, though unreadable.
+            }
+            return own
+        }
+        return AxisCalibration(
+            scale: try value("scale", needed: "a positive number of m/s² per count", AxisCalibration.scale(fromAttribute:)),
+            offset: try value("offset", needed: "a number of counts to add to the raw value", AxisCalibration.offset(fromAttribute:)))
     }
 
     /// Raises a sampling frequency below 10 Hz, to the slowest listed rate that reaches it.
@@ -136,5 +166,16 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         } catch {
             logger.warning("\(error); the sensor may update slower than orientd polls")
         }
+    }
+}
+
+/// An accelerometer refused at opening because its calibration cannot be used: one line that names
+/// the attribute, its value and what to do.
+public struct CalibrationRefusal: Error, CustomStringConvertible {
+    public let description: String
+
+    init(device: IIODevice, attribute: String, problem: String, needed: String) {
+        description = "refusing the accelerometer \(device): its \(attribute) \(problem); orientd needs \(needed) "
+            + "there and will not guess one: the kernel driver (or the iiod board) reporting it must be fixed"
     }
 }

@@ -78,11 +78,20 @@ public final class IIOContext {
         if result < 0 { throw IIOError(code: -result, operation: "write '\(value)' to \(attribute) of \(device.id)") }
     }
 
+    /// The longest attribute value read; a longer one is an error (EFBIG), never read in part
+    /// (5000 digits cut to their first 511 would be another number). No IIO attribute orientd
+    /// reads needs a tenth of this.
+    public static let longestValue = 511
+
     private func readText(what: String, _ read: (UnsafeMutablePointer<CChar>, Int) -> Int) throws(IIOError) -> String? {
-        var buffer = [CChar](repeating: 0, count: 512)
+        var buffer = [CChar](repeating: 0, count: Self.longestValue + 1)
         let result = buffer.withUnsafeMutableBufferPointer { read($0.baseAddress!, $0.count) }
         if result == -Int(ENOENT) { return nil }
-        if result < 0 { throw IIOError(code: Int32(-result), operation: what) }
+        let tooLong = "its value is longer than \(Self.longestValue) bytes, which no IIO attribute needs"
+        // libiio refuses a value that does not fit with EFBIG, or (over some backends) fills the
+        // whole buffer with its start: either way it is not read in part.
+        if result < 0 { throw IIOError(code: Int32(-result), operation: what, hint: result == -Int(EFBIG) ? tooLong : nil) }
+        if result >= buffer.count { throw IIOError(code: EFBIG, operation: what, hint: tooLong) }
         // libiio counts the terminating NUL in the length it returns: stop at the first NUL.
         return String(cText: buffer.prefix(result))
     }

@@ -143,6 +143,9 @@ public struct SensorLoop: Sendable {
             close(.udev(event.action, sysname: event.sysname), announce: false, reopenAt: -.infinity)
             reopenDelay = settings.firstReopenDelay
             lastOpenFailure = nil
+        case .change:
+            // No sensor open: perhaps one refused for its calibration was fixed: try it now.
+            if case .closed = phase { phase = .closed(reopenAt: -.infinity) }
         case .add:
             // Perhaps the base accelerometer of a convertible: reopen to take it in.
             if case .closed = phase {

@@ -13,7 +13,8 @@ import OrientationCore
 /// When udev says the device was removed (`hotplug`), or reads fail with I/O errors (the device
 /// vanished, iiod went away) for `reopenAfter` seconds, the source is closed (`.lost`) and opened
 /// again with a growing delay between attempts, at once when udev says a device was added; udev's
-/// `change` reopens it, so its mount matrix is read afresh. Every opening delivers `.opened`.
+/// `change` reopens it, so its mount matrix is read afresh (with no sensor open, a `change` is a
+/// reason to try at once: a refused one may have been fixed). Every opening delivers `.opened`.
 ///
 /// A `heartbeat` is called from the loop at least every `interval` seconds, asleep or not, so a
 /// read that hangs stops it (systemd's watchdog then restarts the daemon).
@@ -158,12 +159,12 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
         for (index, source) in sources.enumerated() {
             let time = MonotonicClock.now()
             if let captured = capture.samples(of: source, at: index, now: time, budget: 0.5 / rate, logger: logger) {
-                for sample in captured { onReading(.sample(sample, device: source.info.id)) }
+                for sample in captured { onReading(Self.reading(sample, from: source.info)) }
                 continue
             }
             do {
                 let acceleration = try source.readAcceleration()
-                onReading(.sample(AccelerometerSample(time: time, acceleration: acceleration), device: source.info.id))
+                onReading(Self.reading(AccelerometerSample(time: time, acceleration: acceleration), from: source.info))
             } catch {
                 onReading(.failure(error, time: time, device: source.info.id))
                 if case .unreadable = error, index == 0 { displayFailure = "\(error)" }
@@ -183,6 +184,15 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
         case .failingReads(let error):
             logger.warning("closing the sensor after \(Self.reopenAfter) s of failed reads (\(error)); will reopen it")
         }
+    }
+
+    /// A sample, or a failed read when it cannot be a real acceleration (1e308 in a raw
+    /// attribute): it is then logged and held like garbage, and never reaches a filter or a client.
+    private static func reading(_ sample: AccelerometerSample, from info: SensorInfo) -> Reading {
+        if let problem = PlausibleAcceleration.problem(with: sample.acceleration) {
+            return .failure(.implausible(device: info.device, reason: problem), time: sample.time, device: info.id)
+        }
+        return .sample(sample, device: info.id)
     }
 
     private static func reason(_ cause: SensorLoop.CloseCause) -> String {

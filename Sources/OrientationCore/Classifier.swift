@@ -1,10 +1,11 @@
 /// Turns accelerometer samples into published orientation changes: Android's window-orientation
 /// judge made stricter, with every constant in `ClassifierSettings`.
 ///
-/// Per sample: low-pass filter the vector (restarting after gaps); gate on magnitude (free fall
-/// decides nothing, acceleration locks decisions out for a while); lying flat (|tilt| ≥ 80°)
-/// proposes faceUp/faceDown, otherwise the in-plane angle (x and y only: the sign of z never picks
-/// among the in-plane four) proposes the nearest orientation, with hysteresis around the current one
+/// Per sample: set aside what cannot be a real acceleration (it counts as a failed read); low-pass
+/// filter the vector (restarting after gaps); gate on magnitude (free fall decides nothing,
+/// acceleration locks decisions out for a while); lying flat (|tilt| ≥ 80°) proposes
+/// faceUp/faceDown, otherwise the in-plane angle (x and y only: the sign of z never picks among
+/// the in-plane four) proposes the nearest orientation, with hysteresis around the current one
 /// and a tilt limit per orientation. A proposal is published once it has held for the settle time
 /// and no lockout (acceleration, swing, end of lying flat) is in force.
 ///
@@ -16,7 +17,9 @@ public struct Classifier: Sendable {
     public private(set) var orientation: Orientation = .unknown
     /// The last in-plane orientation decided: what the device shows while it lies flat.
     public private(set) var inPlaneOrientation: Orientation = .unknown
-    /// Angles of the filtered vector after the last usable sample.
+    /// Angles of the filtered vector after the last usable sample; nil before the first one and
+    /// after a sample that cannot be a real acceleration (`PlausibleAcceleration`), so that no
+    /// angle is published for it.
     public private(set) var angles: OrientationAngles?
 
     private var filter: LowPassFilter
@@ -44,6 +47,12 @@ public struct Classifier: Sendable {
     /// Feeds one sample; returns the change it causes, if any.
     public mutating func classify(_ sample: AccelerometerSample) -> OrientationChange? {
         let time = sample.time
+        // What no accelerometer can measure (garbage, a wrong scale) never reaches the filter,
+        // where it would take its time to decay: it counts as a failed read.
+        guard time.isFinite, PlausibleAcceleration.isPlausible(sample.acceleration) else {
+            angles = nil
+            return time.isFinite ? noteMissingReading(at: time) : nil
+        }
         // After a gap longer than the filter remembers (the daemon was stopped, the machine
         // slept), what the device did meanwhile is unknown: decide at once, as after `resume()`.
         if let lastReadingTime, time - lastReadingTime > settings.filterResetGapMs / 1000 { decideAtOnce = true }

@@ -7,9 +7,16 @@ public struct MountMatrix: Equatable, Sendable, CustomStringConvertible {
 
     private init(uncheckedRows rows: [Vector3]) { self.rows = rows }
 
+    /// The largest magnitude an entry may have. A mount matrix is a rotation, at most with a
+    /// scale: its entries are 0 and ±1, or cosines and sines, perhaps times a calibration factor
+    /// near 1. An entry beyond ±1000 is not a mounting but garbage (a corrupt hwdb entry, a driver
+    /// bug, a hostile iiod board), and taking it would turn every reading into nonsense.
+    public static let largestEntry = 1000.0
+
     /// Parses "x1, y1, z1; x2, y2, z2; x3, y3, z3" as written in the wild: "-0", missing spaces,
     /// trailing blanks and newlines are all accepted. A matrix with an all-zero row would erase an
-    /// axis and is rejected, as is anything that is not three rows of three numbers.
+    /// axis and is rejected, as is anything that is not three rows of three numbers, a number that
+    /// is not finite ("nan", "inf", "1e999"), and an entry beyond ±`largestEntry`.
     public init(parsing text: String) throws(MountMatrixError) {
         let rowTexts = text.trimmingBlanks().split(separator: ";", omittingEmptySubsequences: false)
         guard rowTexts.count == 3 else { throw .wrongShape("expected 3 rows separated by ';', found \(rowTexts.count)") }
@@ -21,7 +28,8 @@ public struct MountMatrix: Equatable, Sendable, CustomStringConvertible {
             }
             var numbers: [Double] = []
             for cell in cells {
-                guard let number = parseDecimal(cell) else { throw .notANumber(String(cell.trimmingBlanks())) }
+                guard let number = parseDecimal(cell) else { throw .notANumber(printableExcerpt(cell.trimmingBlanks())) }
+                guard abs(number) <= Self.largestEntry else { throw .outOfRange(printableExcerpt(cell.trimmingBlanks())) }
                 numbers.append(number)
             }
             let row = Vector3(numbers[0], numbers[1], numbers[2])
@@ -36,11 +44,14 @@ public struct MountMatrix: Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        rows.map { "\(formatCell($0.x)), \(formatCell($0.y)), \(formatCell($0.z))" }.joined(separator: "; ")
+        rows.map { "\(Self.format($0.x)), \(Self.format($0.y)), \(Self.format($0.z))" }.joined(separator: "; ")
     }
 
-    private func formatCell(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+    /// One entry as `init(parsing:)` reads it back: whole numbers without a point ("-1", and "0"
+    /// for -0), others in Swift's shortest exact form ("0.5", "1e+19"). Any Double is safe here:
+    /// only whole numbers that an Int holds exactly go through Int.
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 0x1p53 ? String(Int(value)) : String(value)
     }
 }
 
@@ -48,12 +59,16 @@ public enum MountMatrixError: Error, Equatable, Sendable, CustomStringConvertibl
     case wrongShape(String)
     case notANumber(String)
     case zeroRow(Int)
+    /// An entry beyond ±`MountMatrix.largestEntry`.
+    case outOfRange(String)
 
     public var description: String {
         switch self {
         case .wrongShape(let why): return "not a 3×3 matrix: \(why)"
         case .notANumber(let cell): return "'\(cell)' is not a number"
         case .zeroRow(let row): return "row \(row) is all zeros"
+        case .outOfRange(let cell):
+            return "'\(cell)' is beyond ±\(MountMatrix.format(MountMatrix.largestEntry)), not the entry of a rotation"
         }
     }
 }

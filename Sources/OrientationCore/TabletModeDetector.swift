@@ -8,6 +8,7 @@
 /// - the published angle changes only by `angleStep` or more;
 /// - tablet mode starts at `enterTabletAt` or beyond and ends at `leaveTabletAt` or below; an
 ///   undefined angle (the hinge axis near vertical) changes neither.
+/// A sample that cannot be a real acceleration (`PlausibleAcceleration`) is ignored.
 /// Time is passed in, in seconds.
 public struct TabletModeDetector: Sendable {
     public var enterTabletAt = 200.0
@@ -43,12 +44,14 @@ public struct TabletModeDetector: Sendable {
     public init() {}
 
     public mutating func display(_ sample: AccelerometerSample) -> State? {
+        guard sample.time.isFinite, PlausibleAcceleration.isPlausible(sample.acceleration) else { return nil }
         displayTime = sample.time
         _ = display.filter(sample.acceleration, at: sample.time)
         return update()
     }
 
     public mutating func base(_ sample: AccelerometerSample) -> State? {
+        guard sample.time.isFinite, PlausibleAcceleration.isPlausible(sample.acceleration) else { return nil }
         baseTime = sample.time
         _ = base.filter(sample.acceleration, at: sample.time)
         return update()

@@ -96,6 +96,16 @@ import Testing
         #expect(loop.next(at: 0.5) == .open)
     }
 
+    @Test func aChangeWithNoSensorOpenRetriesAtOnce() {
+        var loop = loop()
+        loop.openFailed(reason: "refusing the accelerometer: its scale is 'nan'", at: 0)
+        _ = loop.next(at: 0)
+        _ = loop.next(at: 0)
+        #expect(loop.next(at: 0.5) == .sleep(until: 1))
+        loop.hotplug(HotplugEvent(action: .change, sysname: "iio:device0"), at: 0.5)
+        #expect(loop.next(at: 0.5) == .open, "a refused sensor may have been fixed")
+    }
+
     @Test func removingTheOnlySensorLosesItAndTheFirstRetryIsQuiet() {
         var loop = started()
         loop.hotplug(HotplugEvent(action: .remove, sysname: "iio:device0"), at: 1)

@@ -82,3 +82,48 @@ import Testing
         #expect(SensorLocation(udevLocation: nil, sysfsLabel: "proximity") == nil)
     }
 }
+
+/// The scale and offset attributes: missing is the IIO default; present must be usable.
+@Suite struct CalibrationValueTests {
+    @Test func missingAttributesAreTheDefaults() throws {
+        #expect(try AxisCalibration.scale(fromAttribute: nil) == 1)
+        #expect(try AxisCalibration.offset(fromAttribute: nil) == 0)
+    }
+
+    @Test("usable scales", arguments: [("0.038307\n", 0.038307), ("0.000598", 0.000598), ("9.80665", 9.80665), ("1e-9", 1e-9), ("100", 100)])
+    func usableScales(text: String, value: Double) throws {
+        #expect(try AxisCalibration.scale(fromAttribute: text) == value)
+    }
+
+    @Test("unusable scales are refused with the value and why", arguments: [
+        ("nan", "'nan' is not a number"),
+        ("inf\n", "'inf' is not a number"),
+        ("abc", "'abc' is not a number"),
+        ("", "'' is empty, not a number"),
+        (" \n", "'' is empty, not a number"),
+        ("0", "'0' is zero: a scale must be positive"),
+        ("-0.0", "'-0.0' is zero: a scale must be positive"),
+        ("-0.01", "'-0.01' is negative: a scale must be positive"),
+        ("18446744073709551616", "'18446744073709551616' is outside 1e-9 to 100 m/s² per count, the scales of real accelerometers"),
+        ("1e-12", "'1e-12' is outside 1e-9 to 100 m/s² per count, the scales of real accelerometers"),
+        (String(repeating: "9", count: 5000), "'\(String(repeating: "9", count: 40))... (5000 characters)' is not a number"),
+        ("0.01\u{1B}[31m", "'0.01\\u{1B}[31m' is not a number"),
+    ])
+    func unusableScales(text: String, message: String) {
+        #expect(throws: CalibrationValueError.self) { try AxisCalibration.scale(fromAttribute: text) }
+        do {
+            _ = try AxisCalibration.scale(fromAttribute: text)
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test func offsets() throws {
+        #expect(try AxisCalibration.offset(fromAttribute: "-12\n") == -12)
+        #expect(try AxisCalibration.offset(fromAttribute: "4294967296") == 4_294_967_296)
+        #expect(throws: CalibrationValueError(text: "4294967297", reason: "beyond ±2^32 counts, more than any raw value")) {
+            try AxisCalibration.offset(fromAttribute: "4294967297")
+        }
+        #expect(throws: CalibrationValueError(text: "nan", reason: "not a number")) { try AxisCalibration.offset(fromAttribute: "nan") }
+    }
+}

@@ -204,3 +204,59 @@ extension Vector3 {
     static func + (a: Vector3, b: Vector3) -> Vector3 { Vector3(a.x + b.x, a.y + b.y, a.z + b.z) }
 }
 
+
+/// Readings no accelerometer can give (1e308 m/s² from a garbage raw value) are failed reads,
+/// not samples: the filter never sees them.
+@Suite struct ImplausibleReadingTests {
+    /// 0.1 s of 1e308, then a turn: decided within the normal time (the filter's lag to the
+    /// hysteresis border, then the settle time, each rounded up to a poll), not after the minute
+    /// 1e308 took to decay in the filter.
+    @Test func aHugeReadingDoesNotDelayTheNextTurn() {
+        let settings = ClassifierSettings()
+        let rate = 25.0
+        var classifier = Classifier(settings: settings)
+        let samples = Array(repeating: gravityVector(angle: 0), count: 25)
+            + Array(repeating: Vector3(1e308, -gravity, 0), count: 3)
+            + Array(repeating: gravityVector(angle: 90), count: 50)
+        var changes: [OrientationChange] = []
+        var anglesSeen: [OrientationAngles] = []
+        for (index, acceleration) in samples.enumerated() {
+            if let change = classifier.classify(AccelerometerSample(time: Double(index) / rate, acceleration: acceleration)) {
+                changes.append(change)
+            }
+            if let angles = classifier.angles { anglesSeen.append(angles) }
+        }
+        #expect(changes.map(\.orientation) == [.portrait, .landscapeLeft])
+        let turnedAt = 28 / rate
+        // The filtered angle reaches the border 45° + hysteresis when the new direction's share
+        // a satisfies a / (1 - a) = tan(border), that is after τ·ln(1 / (1 - a)).
+        let border = (45 + settings.hysteresisDegrees) * .pi / 180
+        let share = tan(border) / (1 + tan(border))
+        let lag = settings.filterTimeConstantMs / 1000 * log(1 / (1 - share))
+        let expected = lag + settings.settleMs / 1000 + 2 / rate
+        let delay = (changes.first { $0.orientation == .landscapeLeft }?.time ?? .infinity) - turnedAt
+        #expect(delay <= expected, "published \(delay) s after the turn, expected at most \(expected) s")
+        #expect(anglesSeen.allSatisfy { [$0.inPlane, $0.tilt, $0.pitch, $0.roll].allSatisfy(\.isFinite) })
+    }
+
+    @Test("what no accelerometer measures is a failed read", arguments: [
+        Vector3(1e308, 0, 0), Vector3(0, -.infinity, 0), Vector3(0, 0, .nan), Vector3(0, 101 * gravity, 0),
+    ])
+    func anImplausibleReadingIsAFailedRead(reading: Vector3) throws {
+        var classifier = Classifier()
+        _ = classifier.classify(AccelerometerSample(time: 0, acceleration: gravityVector(angle: 90)))
+        #expect(classifier.classify(AccelerometerSample(time: 0.04, acceleration: reading)) == nil)
+        #expect(classifier.angles == nil)
+        #expect(classifier.orientation == .landscapeLeft)
+        // Held like any failed read, until the stale time: then unknown.
+        let stale = classifier.settings.staleAfterMs / 1000
+        #expect(classifier.classify(AccelerometerSample(time: stale - 0.04, acceleration: reading)) == nil)
+        let lost = classifier.classify(AccelerometerSample(time: stale + 0.04, acceleration: reading))
+        #expect(lost?.orientation == .unknown)
+        // A good reading decides again, from a filter the garbage never touched.
+        _ = classifier.classify(AccelerometerSample(time: stale + 0.08, acceleration: gravityVector(angle: 90)))
+        #expect(classifier.orientation == .landscapeLeft)
+        let angles = try #require(classifier.angles)
+        #expect(abs(angles.inPlane - 90) < 1e-9)
+    }
+}
