@@ -27,14 +27,12 @@ final class OrientationPipeline: Sendable {
 
     private let hub: OrientationHub
     private let logger: Logger
-    private let settings: ClassifierSettings
     /// Polls per second, for the sensor's status.
     private let rate: Double
     private let state: NIOLockedValueBox<State>
 
     init(hub: OrientationHub, settings: ClassifierSettings = ClassifierSettings(), rate: Double, logger: Logger) {
         self.hub = hub
-        self.settings = settings
         self.rate = rate
         self.logger = logger
         state = NIOLockedValueBox(State(classifier: Classifier(settings: settings)))
@@ -53,7 +51,8 @@ final class OrientationPipeline: Sendable {
             if let hinge { hub.hingeChanged(hinge) }
             return
         }
-        let (change, angles, resumed, hinge) = state.withLockedValue { state -> (OrientationChange?, OrientationAngles?, Bool, TabletModeDetector.State?) in
+        let (change, angles, resumed, hinge, staleAfterMs) = state.withLockedValue { state -> (OrientationChange?, OrientationAngles?, Bool, TabletModeDetector.State?, Double) in
+            let staleAfterMs = state.classifier.settings.staleAfterMs
             switch reading {
             case .paused, .opened, .lost:
                 // Whatever the device does meanwhile is unknown: the first reading after waking
@@ -62,7 +61,7 @@ final class OrientationPipeline: Sendable {
                 state.paused = true
                 if case .lost = reading {
                     // The hub now says unknown; so must the classifier, to announce the next decision.
-                    state.classifier = Classifier(settings: settings)
+                    state.classifier = Classifier(settings: state.classifier.settings)
                     state.failingSince = nil
                     state.failures = 0
                 }
@@ -75,7 +74,7 @@ final class OrientationPipeline: Sendable {
                 // tells 0° from 360°) is kept, unless the accelerometers themselves changed.
                 if case .paused = reading {} else { state.tabletMode.reset() }
                 state.classifier.resume()
-                return (nil, nil, false, nil)
+                return (nil, nil, false, nil, staleAfterMs)
             case .sample(let sample, _):
                 let resumed = state.paused
                 state.paused = false
@@ -86,14 +85,14 @@ final class OrientationPipeline: Sendable {
                 }
                 let change = state.classifier.classify(sample)
                 let hinge = state.base == nil ? nil : state.tabletMode.display(sample)
-                return (change, state.classifier.angles, resumed, hinge)
+                return (change, state.classifier.angles, resumed, hinge, staleAfterMs)
             case .failure(let error, let time, _):
                 if state.failingSince == nil {
                     state.failingSince = time
                     logger.warning("cannot use a sensor reading: \(error); holding \(state.classifier.orientation) until readings are good again")
                 }
                 state.failures += 1
-                return (state.classifier.noteMissingReading(at: time), nil, false, nil)
+                return (state.classifier.noteMissingReading(at: time), nil, false, nil, staleAfterMs)
             }
         }
         switch reading {
@@ -121,13 +120,19 @@ final class OrientationPipeline: Sendable {
         }
         if let change {
             if change.orientation == .unknown {
-                logger.warning("no good sensor reading for \(seconds(settings.staleAfterMs / 1000)); orientation is now unknown")
+                logger.warning("no good sensor reading for \(seconds(staleAfterMs / 1000)); orientation is now unknown")
             }
             logger.info("orientation \(change.previous) → \(change.orientation)")
             hub.publish(change.orientation)
         }
         // After the change is published, so whoever waited for a fresh reading is told of it.
         if resumed { hub.sensorResumed() }
+    }
+
+    /// New classifier constants from a reloaded config, taken between two readings (under the
+    /// lock the sensor thread holds for each): the orientation decided so far stands.
+    func adopt(_ settings: ClassifierSettings) {
+        state.withLockedValue { $0.classifier.adopt(settings) }
     }
 
     /// A sample of an accelerometer other than the display's: the base one feeds the hinge angle.

@@ -379,3 +379,30 @@ extension ConfigurationFileOnDiskTests {
         #expect(Mirror(reflecting: ClassifierSettings()).children.count == seen.count)
     }
 }
+
+/// What a reload (SIGHUP) applies at once and what waits for a restart.
+@Suite struct SettingChangesTests {
+    @Test func liveKeysApplyAndTheOthersWaitForARestart() throws {
+        var running = defaults
+        running.rate = 50
+        var reloaded = defaults
+        reloaded.rate = 30
+        reloaded.logLevel = .debug
+        reloaded.classifier.faceDelayMs = 3000
+        reloaded.socketPath = "/tmp/other.sock"
+        reloaded.devices["local:"] = DeviceSettings()
+        let changes = SettingChanges(from: running, to: reloaded)
+        #expect(changes.applied == ["log-level debug", "classifier.face-delay-ms 3000"])
+        #expect(changes.needRestart == ["socket", "rate", "devices"])
+        var expected = running
+        expected.logLevel = .debug
+        expected.classifier.faceDelayMs = 3000
+        #expect(changes.inForce == expected)
+        #expect(SettingChanges(from: running, to: running).isEmpty)
+    }
+
+    @Test func everyClassifierKeyAndTheLogLevelApplyLive() {
+        #expect(SettingKey.all.filter(\.appliesLive).map(\.name)
+            == ["log-level"] + SettingKey.all.filter { $0.section == .classifier }.map(\.name))
+    }
+}
