@@ -159,8 +159,7 @@ private struct Reader {
 
     private mutating func apply(_ key: SettingKey, _ node: Node, line: Int?) {
         let where_ = key.section == .classifier ? "classifier.\(key.name)" : key.name
-        // Problems are reported on the key's line: a value may sit on later lines (block scalars)
-        // or come from an alias defined elsewhere.
+        // Problems are reported on the key's line: a value may sit on later lines (block scalars).
         if key.takesList, let items = node.sequence {
             let texts = items.compactMap { $0.scalar.map(\.string) }
             guard texts.count == items.count, !texts.isEmpty else {
