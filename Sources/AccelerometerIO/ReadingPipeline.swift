@@ -79,6 +79,13 @@ public struct ReadingPipeline: Sendable {
         }
     }
 
+    /// New classifier constants (a reloaded config): the orientation decided so far stands until
+    /// they decide otherwise.
+    public mutating func adopt(_ settings: ClassifierSettings) {
+        self.settings = settings
+        classifier.adopt(settings)
+    }
+
     private mutating func displaySample(_ sample: AccelerometerSample, wantsAngles: Bool) -> [Action] {
         var actions: [Action] = []
         if let since = failingSince {

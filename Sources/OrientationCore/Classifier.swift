@@ -13,7 +13,7 @@
 /// returns to it directly. `unknown` is published only when there is no reliable reading: none yet,
 /// or none for `staleAfterMs`.
 public struct Classifier: Sendable {
-    public let settings: ClassifierSettings
+    public private(set) var settings: ClassifierSettings
     public private(set) var orientation: Orientation = .unknown
     /// The last in-plane orientation decided: what the device shows while it lies flat.
     public private(set) var inPlaneOrientation: Orientation = .unknown
@@ -94,6 +94,15 @@ public struct Classifier: Sendable {
         let returningFromFlat = (orientation == .faceUp || orientation == .faceDown) && proposal == inPlaneOrientation
         let lockedOut = time < lockedOutUntil || (!returningFromFlat && time < flatEndedLockoutUntil)
         return settled && !lockedOut ? publish(proposal, at: time) : nil
+    }
+
+    /// Takes new constants (a reloaded config) keeping what has been decided: the orientation
+    /// published stays until the new constants decide otherwise; the filter restarts from the
+    /// next sample, with the new time constant.
+    public mutating func adopt(_ newSettings: ClassifierSettings) {
+        settings = newSettings
+        filter = LowPassFilter(timeConstant: settings.filterTimeConstantMs / 1000, resetGap: settings.filterResetGapMs / 1000)
+        candidate = nil
     }
 
     /// Starts reading again after the sensor was left unread: what the device did meanwhile is

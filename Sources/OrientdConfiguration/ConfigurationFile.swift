@@ -1,4 +1,3 @@
-import Foundation
 import OrientationCore
 import Yams
 
@@ -15,19 +14,18 @@ public enum ConfigurationFile {
     /// - Returns: whether a file was read.
     @discardableResult
     public static func apply(path: String, required: Bool, to settings: inout DaemonSettings) throws(ConfigurationProblems) -> Bool {
-        let contents: Data
-        do {
-            contents = try readBounded(path)
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile && !required {
-            return false
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            throw ConfigurationProblems(problems: [ConfigurationProblem(origin: path, line: nil, reason: "no such file")])
-        } catch let problem as ConfigurationProblem {
-            throw ConfigurationProblems(problems: [problem])
+        let contents: [UInt8]
+        do throws(ConfigurationProblem) {
+            guard let read = try ConfigurationFileReader.bytes(at: path, maximumBytes: maximumBytes) else {
+                guard required else { return false }
+                throw ConfigurationProblem(origin: path, line: nil, reason: "no such file")
+            }
+            contents = read
         } catch {
-            throw ConfigurationProblems(problems: [ConfigurationProblem(origin: path, line: nil, reason: "cannot read it: \(error.localizedDescription)")])
+            throw ConfigurationProblems(problems: [error])
         }
-        guard let text = String(data: contents, encoding: .utf8) else {
+        let text = String(decoding: contents, as: UTF8.self)
+        guard text.utf8.elementsEqual(contents) else {  // invalid bytes were replaced
             throw ConfigurationProblems(problems: [ConfigurationProblem(origin: path, line: nil, reason: "not UTF-8 text")])
         }
         try apply(text: text, file: path, to: &settings)
@@ -41,16 +39,6 @@ public enum ConfigurationFile {
         guard reader.problems.isEmpty else { throw ConfigurationProblems(problems: reader.problems) }
         settings = reader.settings
     }
-
-    private static func readBounded(_ path: String) throws -> Data {
-        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-        defer { try? handle.close() }
-        let data = try handle.read(upToCount: maximumBytes + 1) ?? Data()
-        guard data.count <= maximumBytes else {
-            throw ConfigurationProblem(origin: path, line: nil, reason: "larger than \(maximumBytes / 1024) KiB; is this the config file?")
-        }
-        return data
-    }
 }
 
 /// Walks the YAML tree, applying each key through `SettingKey` and collecting every problem.
@@ -58,8 +46,23 @@ private struct Reader {
     let file: String
     var settings: DaemonSettings
     var problems: [ConfigurationProblem] = []
+    /// A file full of aliases is reported by its first few, not thousands of lines.
+    static let referencesReported = 5
 
     mutating func read(_ text: String) {
+        // Anchors and aliases are refused before Yams composes the tree: composing expands an
+        // alias used as a mapping key, and anchors built of anchors ("billion laughs") make that
+        // exponential. Nothing in the config needs them.
+        let references = YAMLReferences.find(in: text)
+        if !references.isEmpty {
+            for reference in references.prefix(Self.referencesReported) {
+                report(line: reference.line, reference.reason)
+            }
+            if references.count > Self.referencesReported {
+                report(line: nil, "\(references.count - Self.referencesReported) more anchors or aliases; the config has no use for any")
+            }
+            return
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -156,8 +159,7 @@ private struct Reader {
 
     private mutating func apply(_ key: SettingKey, _ node: Node, line: Int?) {
         let where_ = key.section == .classifier ? "classifier.\(key.name)" : key.name
-        // Problems are reported on the key's line: a value may sit on later lines (block scalars)
-        // or come from an alias defined elsewhere.
+        // Problems are reported on the key's line: a value may sit on later lines (block scalars).
         if key.takesList, let items = node.sequence {
             let texts = items.compactMap { $0.scalar.map(\.string) }
             guard texts.count == items.count, !texts.isEmpty else {

@@ -9,14 +9,14 @@ import NIOConcurrencyHelpers
 /// "orientd: <level>: <message>". A line repeated more than `RepeatLimiter.burst` times within
 /// `RepeatLimiter.window` seconds is held back, and the next one that passes says how many were.
 enum DaemonLog {
+    /// The least severe level logged, shared by every logger so a reloaded config changes it at once.
+    static let level = NIOLockedValueBox(Logger.Level.info)
+
     static func bootstrap(level: Logger.Level) -> Logger {
         let journal = standardErrorIsTheJournal()
         let limiter = RepeatLimiter()
-        LoggingSystem.bootstrap { _ in
-            var handler = LineLogHandler(journal: journal, limiter: limiter)
-            handler.logLevel = level
-            return handler
-        }
+        Self.level.withLockedValue { $0 = level }
+        LoggingSystem.bootstrap { _ in LineLogHandler(journal: journal, limiter: limiter) }
         return Logger(label: "orientd")
     }
 
@@ -30,7 +30,10 @@ enum DaemonLog {
 }
 
 struct LineLogHandler: LogHandler {
-    var logLevel: Logger.Level = .info
+    var logLevel: Logger.Level {
+        get { DaemonLog.level.withLockedValue { $0 } }
+        set { DaemonLog.level.withLockedValue { $0 = newValue } }
+    }
     var metadata: Logger.Metadata = [:]
     let journal: Bool
     let limiter: RepeatLimiter

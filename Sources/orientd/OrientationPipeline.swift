@@ -1,6 +1,7 @@
 import AccelerometerIO
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import OrientationCore
 import OrientdHub
 import OrientdProtocol
@@ -10,9 +11,11 @@ import OrientdProtocol
 /// come from the display accelerometer, angle samples while someone wants them, and on a
 /// convertible the hinge angle and tablet mode from the display and base accelerometers together.
 ///
-/// Confined to its feed's thread (every reading comes from there), so it needs no lock.
+/// Confined to its feed's thread (every reading comes from there), so it needs no lock; the one
+/// thing that comes from elsewhere, new classifier settings, waits in a mailbox for the next reading.
 final class OrientationPipeline: @unchecked Sendable {
     private var state: ReadingPipeline
+    private let newSettings = NIOLockedValueBox<ClassifierSettings?>(nil)
     private let hub: OrientationHub
     private let logger: Logger
     /// Polls per second, for the sensor's status.
@@ -25,8 +28,17 @@ final class OrientationPipeline: @unchecked Sendable {
         self.logger = logger
     }
 
+    /// New classifier constants from a reloaded config, from any thread: taken before the next
+    /// reading; the orientation decided so far stands.
+    func adopt(_ settings: ClassifierSettings) {
+        newSettings.withLockedValue { $0 = settings }
+    }
+
     /// Called on the feed's thread for every reading.
     @Sendable func handle(_ reading: Reading) {
+        if let settings = newSettings.withLockedValue({ settings in defer { settings = nil }; return settings }) {
+            state.adopt(settings)
+        }
         for action in state.handle(reading, wantsAngles: hub.wantsAngles) {
             perform(action)
         }

@@ -83,16 +83,21 @@ struct Orientd: AsyncParsableCommand {
     private var configPath: String { config ?? ConfigurationFile.defaultPath }
 
     private func resolveSettings() throws(ConfigurationProblems) -> (DaemonSettings, configRead: Bool) {
+        try Self.resolveSettings(configPath: configPath, required: config != nil, flags: daemonFlags.given + classifierFlags.given)
+    }
+
+    static func resolveSettings(configPath: String, required: Bool, flags: [(key: String, value: String?)]) throws(ConfigurationProblems)
+        -> (DaemonSettings, configRead: Bool) {
         var settings = DaemonSettings(socketPath: Wire.socketPath(explicit: nil))
         var problems: [ConfigurationProblem] = []
         var configRead = false
         do {
-            configRead = try ConfigurationFile.apply(path: configPath, required: config != nil, to: &settings)
+            configRead = try ConfigurationFile.apply(path: configPath, required: required, to: &settings)
         } catch {
             problems += error.problems
         }
         do {
-            try settings.apply(flags: daemonFlags.given + classifierFlags.given)
+            try settings.apply(flags: flags)
         } catch {
             problems += error.problems
         }
@@ -105,6 +110,8 @@ struct Orientd: AsyncParsableCommand {
     /// one systemd passed; then opens the sensor, or starts waiting for one; then tells systemd it
     /// is ready and serves until SIGTERM or SIGINT.
     private func serve(_ settings: DaemonSettings, configuration origin: String, logger: Logger) async throws {
+        // Before anything answers: a signal sent once the socket is up must not kill orientd.
+        let signals = await UnixSignalsSequence(trapping: SignalService.trapped)
         let notifier = SystemdNotifier()
         // One context read by one feed for each URI (a replay is one feed), each with its hub;
         // the first one's hub is the main one: the screen, and the rotation lock. That is this
@@ -141,9 +148,11 @@ struct Orientd: AsyncParsableCommand {
         let heartbeat = notifier.heartbeatInterval.map { SensorPoller.Heartbeat(interval: $0, beat: notifier.heartbeat) }
         var feeds: [any SampleFeed] = []
         var hotplug: HotplugMonitor?
+        var pipelines: [OrientationPipeline] = []
         do {
             for (index, sensor) in sensors.enumerated() {
                 let pipeline = OrientationPipeline(hub: sensor.hub, settings: settings.classifier, rate: settings.rate, logger: logger)
+                pipelines.append(pipeline)
                 let feed = try makeFeed(uri: sensor.uri, rate: settings.rate, configured: settings.devices, demand: sensor.demand,
                                         heartbeat: index == 0 ? heartbeat : nil, onReading: pipeline.handle, logger: logger)
                 feeds.append(feed)
@@ -171,9 +180,14 @@ struct Orientd: AsyncParsableCommand {
         }
         notifier.ready(status: SystemdStatusService.line(hubs.main.status(clients: 0)))
 
+        let (path, required, flags) = (configPath, config != nil, daemonFlags.given + classifierFlags.given)
+        let reloader = ConfigurationReloader(path: path, settings: settings, pipelines: pipelines, logger: logger) { () throws(ConfigurationProblems) in
+            try Self.resolveSettings(configPath: path, required: required, flags: flags).0
+        }
         let group = ServiceGroup(
             services: [SensorService(feeds: feeds, hotplug: hotplug, notifier: notifier), server,
-                       SystemdStatusService(hub: hubs.main, clients: { server.connectedClients }, notifier: notifier)],
+                       SystemdStatusService(hub: hubs.main, clients: { server.connectedClients }, notifier: notifier),
+                       SignalService(signals: signals, reloader: reloader, logger: logger)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
         try await group.run()

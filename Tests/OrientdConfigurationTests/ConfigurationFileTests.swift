@@ -198,6 +198,48 @@ private func problems(_ text: String) -> [String] {
         #expect(problems("rate: 25\nrate: 30\n") == ["orientd.conf:1: 'rate' given more than once; keep one"])
     }
 
+    /// "Billion laughs": nine anchors, each a list of nine aliases of the one before, the last
+    /// used as a mapping key. Composing it hashes 9^9 nodes; it is refused before that, at once.
+    @Test func anAliasBombIsRefusedBeforeItIsExpanded() {
+        var lines = [#"a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]"#]
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
+        for (previous, name) in zip(names, names.dropFirst()) {
+            lines.append("\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 9).joined(separator: ", ") + "]")
+        }
+        lines += ["? *i", ": boom"]
+        let started = ContinuousClock.now
+        let reported = problems(lines.joined(separator: "\n") + "\n")
+        // Milliseconds in fact; before the check, minutes at 100 % CPU.
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(reported.first == "orientd.conf:1: '&a' is a YAML anchor; orientd's config takes no anchors or aliases: write the value out")
+        #expect(reported.count == 6)
+        #expect(reported.last == "orientd.conf: 77 more anchors or aliases; the config has no use for any")
+    }
+
+    @Test func anchorsAndAliasesAreRefusedWithTheirLines() {
+        #expect(problems("rate: &r 25\nclassifier:\n  settle-ms: *r\n") == [
+            "orientd.conf:1: '&r' is a YAML anchor; orientd's config takes no anchors or aliases: write the value out",
+            "orientd.conf:3: '*r' is a YAML alias; orientd's config takes no anchors or aliases: write the value out",
+        ])
+        // An alias with no anchor is refused the same way, not as Yams' "undefined alias".
+        #expect(problems("rate: *nowhere\n")
+            == ["orientd.conf:1: '*nowhere' is a YAML alias; orientd's config takes no anchors or aliases: write the value out"])
+    }
+
+    /// '*' and '&' inside quotes, comments and block scalars are text, not references.
+    @Test func starsAndAmpersandsInTextAreNotReferences() throws {
+        let settings = try read("""
+            socket: "/tmp/*a &b.sock"   # *c &d
+            state-file: '/tmp/&x/*'
+            uri: ip:a*b&c
+            """)
+        #expect(settings.socketPath == "/tmp/*a &b.sock")
+        #expect(settings.stateFile == "/tmp/&x/*")
+        #expect(settings.uris == ["ip:a*b&c"])
+        #expect(problems("classifier:\n  settle-ms: |\n    *lots &more\n")
+            == ["orientd.conf:2: classifier.settle-ms: expected milliseconds from 0 to 5000, got '*lots &more\n'"])
+    }
+
     @Test func everyProblemIsReportedAndNothingIsApplied() {
         var settings = defaults
         #expect(throws: ConfigurationProblems.self) {
@@ -210,7 +252,7 @@ private func problems(_ text: String) -> [String] {
 }
 
 @Suite struct ConfigurationFileOnDiskTests {
-    private func temporaryFile(_ contents: Data) throws -> String {
+    func temporaryFile(_ contents: Data) throws -> String {
         let path = NSTemporaryDirectory() + "orientd-config-\(UUID().uuidString).conf"
         try contents.write(to: URL(fileURLWithPath: path))
         return path
@@ -265,6 +307,53 @@ private func problems(_ text: String) -> [String] {
     }
 }
 
+extension ConfigurationFileOnDiskTests {
+    private func refusal(_ path: String) -> String? {
+        var settings = defaults
+        do {
+            try ConfigurationFile.apply(path: path, required: true, to: &settings)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    /// Read in-process too: before the check, opening a FIFO with no writer waited for ever.
+    @Test func aFIFOOrADirectoryIsRefusedWithoutWaiting() throws {
+        let fifo = NSTemporaryDirectory() + "orientd-config-\(UUID().uuidString).fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        #expect(refusal(fifo) == "\(fifo): not a regular file but a FIFO (named pipe); name the YAML config file itself")
+        let directory = NSTemporaryDirectory()
+        #expect(refusal(directory) == "\(directory): not a regular file but a directory; name the YAML config file itself")
+    }
+
+    @Test func devNullIsAnEmptyConfigAndALinkIsFollowed() throws {
+        var settings = defaults
+        #expect(try ConfigurationFile.apply(path: "/dev/null", required: true, to: &settings))
+        #expect(settings == defaults)
+
+        let target = try temporaryFile(Data("rate: 20\n".utf8))
+        let link = target + ".link"
+        #expect(symlink(target, link) == 0)
+        defer {
+            unlink(link)
+            unlink(target)
+        }
+        #expect(try ConfigurationFile.apply(path: link, required: true, to: &settings))
+        #expect(settings.rate == 20)
+    }
+
+    /// The size is judged from the file's own metadata before reading: a sparse 1 GiB file is
+    /// refused as quickly as a small one.
+    @Test func aSparseHugeFileIsRefusedBySize() throws {
+        let huge = try temporaryFile(Data())
+        defer { unlink(huge) }
+        #expect(truncate(huge, 1 << 30) == 0)
+        #expect(refusal(huge) == "\(huge): larger than 64 KiB; is this the config file?")
+    }
+}
+
 @Suite struct SettingKeyTests {
     @Test func namesAreUniqueAndTheDefaultsAreValid() {
         #expect(Set(SettingKey.all.map(\.name)).count == SettingKey.all.count)
@@ -288,5 +377,32 @@ private func problems(_ text: String) -> [String] {
             seen.append(settings.classifier)
         }
         #expect(Mirror(reflecting: ClassifierSettings()).children.count == seen.count)
+    }
+}
+
+/// What a reload (SIGHUP) applies at once and what waits for a restart.
+@Suite struct SettingChangesTests {
+    @Test func liveKeysApplyAndTheOthersWaitForARestart() throws {
+        var running = defaults
+        running.rate = 50
+        var reloaded = defaults
+        reloaded.rate = 30
+        reloaded.logLevel = .debug
+        reloaded.classifier.faceDelayMs = 3000
+        reloaded.socketPath = "/tmp/other.sock"
+        reloaded.devices["local:"] = DeviceSettings()
+        let changes = SettingChanges(from: running, to: reloaded)
+        #expect(changes.applied == ["log-level debug", "classifier.face-delay-ms 3000"])
+        #expect(changes.needRestart == ["socket", "rate", "devices"])
+        var expected = running
+        expected.logLevel = .debug
+        expected.classifier.faceDelayMs = 3000
+        #expect(changes.inForce == expected)
+        #expect(SettingChanges(from: running, to: running).isEmpty)
+    }
+
+    @Test func everyClassifierKeyAndTheLogLevelApplyLive() {
+        #expect(SettingKey.all.filter(\.appliesLive).map(\.name)
+            == ["log-level"] + SettingKey.all.filter { $0.section == .classifier }.map(\.name))
     }
 }

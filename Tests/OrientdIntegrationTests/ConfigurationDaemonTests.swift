@@ -29,6 +29,42 @@ extension IntegrationTests {
             #expect(result.standardError.contains("orientd: error: /nonexistent/orientd.conf: no such file"))
         }
 
+        /// `--config` naming a FIFO with no writer: refused at once (before, orientd waited for
+        /// a writer for ever), as are other files that are not regular files.
+        @Test func aFIFOIsRefusedWithoutWaitingForAWriter() throws {
+            let fifo = makeScratchDirectory() + "/orientd.conf"
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let log = makeScratchDirectory() + "/stderr"
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Products.path("orientd"))
+            process.arguments = ["--print-config", "--config", fifo]
+            process.standardError = FileHandle(forWritingAtPath: log)
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let finished = waitUntil(timeout: 20) { !process.isRunning }
+            if !finished { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            #expect(finished, "orientd --print-config --config FIFO still ran after 20 s")
+            #expect(process.terminationStatus == 78)
+            let output = try String(contentsOfFile: log, encoding: .utf8)
+            #expect(output.contains("orientd: error: \(fifo): not a regular file but a FIFO (named pipe); name the YAML config file itself"), "\(output)")
+        }
+
+        /// An alias bomb in the file is refused at once by the daemon as by --print-config.
+        @Test func anAliasBombIsRefusedAtOnce() throws {
+            var lines = [#"a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]"#]
+            let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
+            for (previous, name) in zip(names, names.dropFirst()) {
+                lines.append("\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 9).joined(separator: ", ") + "]")
+            }
+            let config = try writeConfig((lines + ["? *i", ": boom"]).joined(separator: "\n") + "\n")
+            let daemon = try Daemon(sensor: nil, arguments: ["--config", config], waitForSocket: false)
+            #expect(waitUntil(timeout: 20) { !daemon.process.isRunning }, "orientd still composing the alias bomb after 20 s")
+            #expect(daemon.stop() == 78)
+            #expect(daemon.log.contains("\(config):1: '&a' is a YAML anchor"), "\(daemon.log)")
+        }
+
         /// Every key of the config file is also a flag, and `--print-config` shows the flag won.
         @Test func everyKeyIsSettableByFlagOverTheFile() throws {
             let config = try writeConfig("rate: 20\nclassifier:\n  settle-ms: 80\n")

@@ -1,0 +1,38 @@
+extension SettingKey {
+    /// Whether a running orientd takes a new value of this key when it reloads its config
+    /// (SIGHUP): the log level and the classifier's constants. The others (where it reads, where
+    /// it serves, the rate, the lock's file and group) wait for a restart.
+    public var appliesLive: Bool { section == .classifier || name == "log-level" }
+
+    /// The key as a config file spells its place: "rate", "classifier.settle-ms".
+    public var qualifiedName: String { section == .classifier ? "classifier.\(name)" : name }
+}
+
+/// What a reloaded configuration changes against the settings in force.
+public struct SettingChanges: Equatable, Sendable {
+    /// Keys whose new value takes effect now, with that value ("classifier.settle-ms 60").
+    public var applied: [String] = []
+    /// Keys whose new value waits for a restart.
+    public var needRestart: [String] = []
+    /// The settings in force after the reload: the running ones, with the new values of the keys
+    /// that apply live.
+    public var inForce: DaemonSettings
+
+    public init(from running: DaemonSettings, to reloaded: DaemonSettings) {
+        inForce = running
+        inForce.logLevel = reloaded.logLevel
+        inForce.classifier = reloaded.classifier
+        for key in SettingKey.all {
+            let new = key.value(in: reloaded)
+            guard new != key.value(in: running) else { continue }
+            if key.appliesLive {
+                applied.append("\(key.qualifiedName) \(new.text)")
+            } else {
+                needRestart.append(key.qualifiedName)
+            }
+        }
+        if running.devices != reloaded.devices { needRestart.append("devices") }
+    }
+
+    public var isEmpty: Bool { applied.isEmpty && needRestart.isEmpty }
+}
