@@ -113,6 +113,11 @@ import Testing
             guard case .malformed(let what, let reason)? = error as? ServerMessageError else { return false }
             return what == "DeviceOrientationDidChangeEvent" && reason.contains("orientation")
         }
+        let fraction = #"{"event":"deviceOrientationDidChange","orientation":"faceUp","previous":"portrait","sequence":2.5,"timestamp":1}"#
+        #expect { try read(fraction) } throws: { error in
+            guard case .malformed(_, let reason)? = error as? ServerMessageError else { return false }
+            return reason == "member sequence: expected an integer that fits Int, got 2.5"
+        }
         let missing = #"{"event":"rotationLockDidChange","timestamp":1}"#
         #expect { try read(missing) } throws: { error in
             guard case .malformed(_, let reason)? = error as? ServerMessageError else { return false }
