@@ -51,10 +51,9 @@ final class OrientdUnderTest: DaemonUnderTest, @unchecked Sendable {
         waitUntil(timeout: 10, every: 0.001) {  // the moment of the answer is the measurement
             guard process.isRunning else { return true }
             guard let client = try? OrientdClient(socketPath: socketPath, timeout: 1) else { return false }
-            // The hello carries the orientation; if it was still unknown, the next change will not be.
-            if client.hello["orientation"]?.stringValue != Orientation.unknown.rawValue {
-                answered = now()
-            } else if let current = try? client.subscribe(), current != .unknown {
+            // The hello carries no orientation: the subscribe result does, or, while it is still
+            // unknown, the next change.
+            if let current = try? client.subscribe(), current != .unknown {
                 answered = now()
             } else if let event = try? client.nextEvent(), event["orientation"]?.stringValue != Orientation.unknown.rawValue {
                 answered = now()

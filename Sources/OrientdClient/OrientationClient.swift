@@ -31,27 +31,31 @@ public struct OrientationClient: Sendable {
 
     /// The daemon's `status` result.
     public func status() async throws -> StatusResult {
-        try await oneOff { client in try decode(StatusResult.self, from: client.call(Method.status.rawValue)) }
+        try await oneOff { client in try client.status() }
     }
 
     /// Freezes the interface orientation for every client (needs root or orientd's lock-group).
-    public func lock() async throws {
-        _ = try await oneOff { client in try client.call(Method.lock.rawValue) }
+    /// The result's `persisted` is false when orientd could not save the lock (it then holds
+    /// until orientd restarts).
+    @discardableResult
+    public func lock() async throws -> LockResult {
+        try await oneOff { client in try client.call(.lock, as: LockResult.self) }
     }
 
-    public func unlock() async throws {
-        _ = try await oneOff { client in try client.call(Method.unlock.rawValue) }
+    @discardableResult
+    public func unlock() async throws -> LockResult {
+        try await oneOff { client in try client.call(.unlock, as: LockResult.self) }
     }
 
     /// The device orientation: the current one first, then every change (only into `orientations`).
     public func orientationChanges(of orientations: Set<Orientation> = Set(Orientation.allCases)) -> AsyncStream<Orientation> {
         stream(parameters: { _ in [
             "events": .array([.string(EventKind.deviceOrientationDidChange.rawValue)]),
-            "orientations": .array(orientations.map { .string($0.rawValue) }.sorted { $0.stringValue! < $1.stringValue! }),
-        ] }, start: { result in result["orientation"]?.stringValue.flatMap(Orientation.init(rawValue:)) },
+            "orientations": .array(orientations.map(\.rawValue).sorted().map { .string($0) }),
+        ] }, start: { result in result.orientation },
            event: { event in
-            guard event["event"]?.stringValue == EventKind.deviceOrientationDidChange.rawValue else { return nil }
-            return event["orientation"]?.stringValue.flatMap(Orientation.init(rawValue:))
+            guard case .deviceOrientationDidChange(let change) = event else { return nil }
+            return change.orientation
         })
     }
 
@@ -68,10 +72,10 @@ public struct OrientationClient: Sendable {
                 "events": .array([.string(EventKind.interfaceOrientationDidChange.rawValue)]),
                 "supportedInterfaceOrientations": .array(preferred.map { .string($0.rawValue) }),
             ]
-        }, start: { result in result["interfaceOrientation"]?.stringValue.flatMap(InterfaceOrientation.init(rawValue:)) },
+        }, start: { result in result.interfaceOrientation },
            event: { event in
-            guard event["event"]?.stringValue == EventKind.interfaceOrientationDidChange.rawValue else { return nil }
-            return event["interfaceOrientation"]?.stringValue.flatMap(InterfaceOrientation.init(rawValue:))
+            guard case .interfaceOrientationDidChange(let change) = event else { return nil }
+            return change.interfaceOrientation
         })
     }
 
@@ -81,8 +85,8 @@ public struct OrientationClient: Sendable {
         if let rate { parameters["angleRate"] = .number(rate) }
         let request = parameters
         return stream(parameters: { _ in request }, start: { _ in nil }, event: { event in
-            guard event["event"]?.stringValue == EventKind.angles.rawValue else { return nil }
-            return try? decode(AnglesEvent.self, from: event)
+            guard case .angles(let sample) = event else { return nil }
+            return sample
         }, repeatsAllowed: true)
     }
 
@@ -106,8 +110,8 @@ public struct OrientationClient: Sendable {
     /// stream: trying again would not help.
     private func stream<Element: Sendable & Equatable>(
         parameters: @escaping @Sendable (_ lastYielded: Element?) -> [String: JSONValue],
-        start: @escaping @Sendable (JSONValue) -> Element?,
-        event: @escaping @Sendable (JSONValue) -> Element?,
+        start: @escaping @Sendable (SubscribeResult) -> Element?,
+        event: @escaping @Sendable (ServerEvent) -> Element?,
         repeatsAllowed: Bool = false
     ) -> AsyncStream<Element> {
         let socketPath = self.socketPath
@@ -127,11 +131,11 @@ public struct OrientationClient: Sendable {
                         let client = try OrientdClient(socketPath: socketPath, timeout: 5)
                         guard subscription.attach(client.interrupter) else { break }
                         defer { withExtendedLifetime(client) { subscription.detach() } }
-                        let result = try client.call(Method.subscribe.rawValue, parameters(last))
+                        let result = try client.subscribe(parameters(last))
                         delay = 0.1
                         if let element = start(result) { yield(element) }
                         client.setReadTimeout(nil)
-                        while let message = try client.nextEvent() {
+                        while let message = try client.nextServerEvent() {
                             if let element = event(message) { yield(element) }
                         }
                     } catch OrientdClientError.serverError(let code, _) where code != ProtocolError.Code.tooManyClients.rawValue {
@@ -179,9 +183,4 @@ private final class StreamSubscription: @unchecked Sendable {
     }
 
     func sleep(_ seconds: Double) { _ = wakeUp.wait(timeout: .now() + seconds) }
-}
-
-/// Reads a result or event (already parsed) as one of the protocol's types.
-private func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-    try JSONDecoder().decode(type, from: Data(Wire.line(value)))
 }

@@ -2,18 +2,23 @@ import Glibc
 import OrientationCore
 import OrientdProtocol
 
-/// A connection to orientd speaking protocol v1 (docs/protocol.md).
+/// A connection to orientd speaking protocol v1 (docs/protocol.md). Results and events come as
+/// the protocol's types (`call(_:_:as:)`, `nextServerEvent()`); `call(_:_:)` and `nextEvent()`
+/// give the JSON as sent, for members this version does not know.
 ///
 ///     let client = try OrientdClient()
 ///     print(try client.currentOrientation())
 ///     _ = try client.subscribe()
-///     while let event = try client.nextEvent() { print(event["orientation"] ?? "") }
+///     while let event = try client.nextServerEvent() {
+///         if case .deviceOrientationDidChange(let change) = event { print(change.orientation) }
+///     }
 public final class OrientdClient {
     /// The hello event the daemon greeted this connection with.
-    public let hello: JSONValue
+    public let hello: HelloEvent
     private let connection: DaemonConnection
     private var nextID: Int64 = 1
-    private var queuedEvents: [JSONValue] = []
+    /// Events that arrived while waiting for a reply, read but not yet handed out.
+    private var queuedEvents: [ReceivedEvent] = []
 
     /// Connects to `socketPath` (nil: $ORIENTD_SOCKET, else /run/orientd.sock) and reads the hello.
     public init(socketPath: String? = nil, timeout: Double? = 5) throws(OrientdClientError) {
@@ -22,48 +27,71 @@ public final class OrientdClient {
         guard let line = try connection.readLine() else {
             throw .connectionLost(socketPath: connection.socketPath, reason: "orientd closed the connection before greeting")
         }
-        if let refusal = Wire.decode(line)?["error"] {
+        switch try? ServerMessage(line: line) {
+        case .event(.hello(let hello))?:
+            self.hello = hello
+        case .reply(_, .failure(let refusal))?:
             // Sent instead of the hello when orientd is full (too-many-clients).
-            throw .serverError(code: refusal["code"]?.stringValue ?? "", message: refusal["message"]?.stringValue ?? "")
-        }
-        guard let hello = Wire.decode(line), hello["event"]?.stringValue == "hello" else {
+            throw .serverError(code: refusal.code.rawValue, message: refusal.message)
+        default:
             throw .protocolViolation("expected a hello event, got: \(String(decoding: line, as: UTF8.self))")
         }
-        self.hello = hello
     }
 
     public var socketPath: String { connection.socketPath }
 
-    /// Sends a request and returns its `result` object; events that arrive meanwhile are queued.
+    /// Sends a request and returns its `result` object as sent; events that arrive meanwhile are queued.
     public func call(_ method: String, _ parameters: [String: JSONValue] = [:]) throws(OrientdClientError) -> JSONValue {
-        let id = nextID
-        nextID += 1
+        let id: RequestID? = .integer(nextID)
         var request = parameters
-        request["id"] = .integer(id)
+        request["id"] = .integer(nextID)
+        nextID += 1
         request["method"] = .string(method)
         try connection.send(Wire.line(JSONValue.object(request)))
         while true {
-            let message = try nextMessage()
-            if message["event"] != nil {
-                queuedEvents.append(message)
+            guard let (message, json) = try nextMessage() else {
+                throw .connectionLost(socketPath: connection.socketPath, reason: "orientd closed the connection")
+            }
+            switch message {
+            case .event(let event):
+                queuedEvents.append(ReceivedEvent(event: event, json: json))
+            case .reply(id, .success(let result)):
+                return result
+            case .reply(id, .failure(let error)):
+                throw .serverError(code: error.code.rawValue, message: error.message)
+            case .reply:
                 continue
             }
-            guard message["id"] == .integer(id) else { continue }
-            if let error = message["error"] {
-                throw .serverError(code: error["code"]?.stringValue ?? "", message: error["message"]?.stringValue ?? "")
-            }
-            guard let result = message["result"] else { throw .protocolViolation("reply without result or error") }
-            return result
+        }
+    }
+
+    /// Sends a request and reads its result as `type`, the method's result type.
+    public func call<Answer: MethodResult>(_ method: Method, _ parameters: [String: JSONValue] = [:],
+                                           as type: Answer.Type) throws(OrientdClientError) -> Answer {
+        let result = try call(method.rawValue, parameters)
+        do {
+            return try Answer(result: result)
+        } catch {
+            throw .protocolViolation("the \(method.rawValue) result \(error)")
         }
     }
 
     public func currentOrientation() throws(OrientdClientError) -> Orientation {
-        try orientation(in: call(Method.get.rawValue))
+        try call(.get, as: OrientationResult.self).orientation
     }
 
     /// Asks for change events; returns the orientation they start from.
     public func subscribe() throws(OrientdClientError) -> Orientation {
-        try orientation(in: call(Method.subscribe.rawValue))
+        try call(.subscribe, as: SubscribeResult.self).orientation
+    }
+
+    /// Subscribes with `parameters` (see docs/protocol.md); returns the state the events start from.
+    public func subscribe(_ parameters: [String: JSONValue]) throws(OrientdClientError) -> SubscribeResult {
+        try call(.subscribe, parameters, as: SubscribeResult.self)
+    }
+
+    public func status() throws(OrientdClientError) -> StatusResult {
+        try call(.status, as: StatusResult.self)
     }
 
     /// A way to end a read blocked on another thread (it returns as if the daemon had closed).
@@ -73,33 +101,53 @@ public final class OrientdClient {
         return { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
     }
 
-    /// Waits for the next event (nil: the daemon closed the connection).
-    public func nextEvent() throws(OrientdClientError) -> JSONValue? {
+    /// Waits for the next event, typed, with the JSON it came as (nil: the daemon closed the connection).
+    public func nextReceivedEvent() throws(OrientdClientError) -> ReceivedEvent? {
         if !queuedEvents.isEmpty { return queuedEvents.removeFirst() }
-        while true {
-            guard let line = try connection.readLine() else { return nil }
-            if let message = Wire.decode(line), message["event"] != nil { return message }
+        while let (message, json) = try nextMessage() {
+            // A reply no request waits for any more is of no use.
+            if case .event(let event) = message { return ReceivedEvent(event: event, json: json) }
         }
+        return nil
+    }
+
+    /// Waits for the next event (nil: the daemon closed the connection). Events this version
+    /// does not know come as `.unknown`: ignore them.
+    public func nextServerEvent() throws(OrientdClientError) -> ServerEvent? {
+        try nextReceivedEvent()?.event
+    }
+
+    /// Waits for the next event, as the JSON object sent (nil: the daemon closed the connection).
+    public func nextEvent() throws(OrientdClientError) -> JSONValue? {
+        try nextReceivedEvent()?.json
     }
 
     /// How long a read may wait before it fails (nil: for ever, as monitoring needs).
     public func setReadTimeout(_ seconds: Double?) { connection.setReadTimeout(seconds) }
 
-    private func nextMessage() throws(OrientdClientError) -> JSONValue {
-        guard let line = try connection.readLine() else {
-            throw .connectionLost(socketPath: connection.socketPath, reason: "orientd closed the connection")
+    /// The next line read as a message, and its JSON (nil: the daemon closed the connection).
+    private func nextMessage() throws(OrientdClientError) -> (ServerMessage, JSONValue)? {
+        guard let line = try connection.readLine() else { return nil }
+        guard let json = Wire.decode(line) else {
+            throw .protocolViolation(ServerMessageError.notJSON(line: String(decoding: line, as: UTF8.self)).description)
         }
-        guard let message = Wire.decode(line) else {
-            throw .protocolViolation("not JSON: \(String(decoding: line, as: UTF8.self))")
+        do {
+            return (try ServerMessage(json), json)
+        } catch {
+            throw .protocolViolation(error.description)
         }
-        return message
     }
+}
 
-    private func orientation(in result: JSONValue) throws(OrientdClientError) -> Orientation {
-        guard let name = result["orientation"]?.stringValue, let orientation = Orientation(rawValue: name) else {
-            throw .protocolViolation("result has no known orientation")
-        }
-        return orientation
+/// An event as it arrived: read as its type, and the JSON object it came as (with any member
+/// this version does not know), for printing it as sent.
+public struct ReceivedEvent: Equatable, Sendable {
+    public var event: ServerEvent
+    public var json: JSONValue
+
+    public init(event: ServerEvent, json: JSONValue) {
+        self.event = event
+        self.json = json
     }
 }
 

@@ -1,6 +1,34 @@
 import OrientationCore
 
-/// The events a client may subscribe to, by the name they carry in `"event"`.
+/// The name in `"event"` of every event the server sends: those a client may subscribe to and
+/// those it gets unasked (`hello`, `sensorAvailability`, `stopping`).
+public enum EventName: String, Codable, Sendable, CaseIterable {
+    case hello
+    case deviceOrientationDidChange
+    case interfaceOrientationDidChange
+    case rotationLockDidChange
+    case angles
+    case hingeAngleDidChange
+    case tabletModeDidChange
+    case sensorAvailability
+    case stopping
+
+    /// The name as `subscribe` takes it; nil for the events nobody subscribes to.
+    public var subscribable: EventKind? {
+        switch self {
+        case .deviceOrientationDidChange: .deviceOrientationDidChange
+        case .interfaceOrientationDidChange: .interfaceOrientationDidChange
+        case .rotationLockDidChange: .rotationLockDidChange
+        case .angles: .angles
+        case .hingeAngleDidChange: .hingeAngleDidChange
+        case .tabletModeDidChange: .tabletModeDidChange
+        case .hello, .sensorAvailability, .stopping: nil
+        }
+    }
+}
+
+/// The events a client may subscribe to, by the name they carry in `"event"`. `subscribe` accepts
+/// these names only; the events sent unasked are in `EventName` alone.
 public enum EventKind: String, Codable, Sendable, CaseIterable {
     case deviceOrientationDidChange
     case interfaceOrientationDidChange
@@ -11,12 +39,65 @@ public enum EventKind: String, Codable, Sendable, CaseIterable {
 
     /// Events that need the sensor read while they are subscribed.
     public var needsSensor: Bool { self != .rotationLockDidChange }
+
+    /// The same name among every event's.
+    public var name: EventName {
+        switch self {
+        case .deviceOrientationDidChange: .deviceOrientationDidChange
+        case .interfaceOrientationDidChange: .interfaceOrientationDidChange
+        case .rotationLockDidChange: .rotationLockDidChange
+        case .angles: .angles
+        case .hingeAngleDidChange: .hingeAngleDidChange
+        case .tabletModeDidChange: .tabletModeDidChange
+        }
+    }
+}
+
+/// An event's members as one of the protocol's types. `name` is what its `"event"` member holds;
+/// `ServerEvent` picks the type by it.
+public protocol ProtocolEvent: Codable, Equatable, Sendable {
+    static var name: EventName { get }
+}
+
+/// `{"event": "hello", ...}`: the first line the server sends on every connection. It carries no
+/// orientation: the sensor may be asleep, and only a request wakes it.
+public struct HelloEvent: ProtocolEvent {
+    public static let name = EventName.hello
+    public var event = Self.name.rawValue
+    public var `protocol`: Int
+    public var server: String
+
+    public init(protocol: Int = Wire.protocolVersion, server: String) {
+        self.protocol = `protocol`
+        self.server = server
+    }
+}
+
+/// `{"event": "deviceOrientationDidChange", ...}`: sent to subscribers on every change.
+public struct DeviceOrientationDidChangeEvent: ProtocolEvent {
+    public static let name = EventName.deviceOrientationDidChange
+    public var event = Self.name.rawValue
+    public var orientation: Orientation
+    /// The orientation this client was last told of.
+    public var previous: Orientation
+    /// When the daemon decided the change, in seconds since the Unix epoch.
+    public var timestamp: Double
+    /// Counts the daemon's orientation changes since it started; a gap means changes were coalesced.
+    public var sequence: Int
+
+    public init(orientation: Orientation, previous: Orientation, timestamp: Double, sequence: Int) {
+        self.orientation = orientation
+        self.previous = previous
+        self.timestamp = timestamp
+        self.sequence = sequence
+    }
 }
 
 /// `{"event": "interfaceOrientationDidChange", ...}`: this client's content should now be drawn
 /// in `interfaceOrientation`, turned `rotation` degrees clockwise against the panel.
-public struct InterfaceOrientationDidChangeEvent: Codable, Equatable, Sendable {
-    public var event = EventKind.interfaceOrientationDidChange.rawValue
+public struct InterfaceOrientationDidChangeEvent: ProtocolEvent {
+    public static let name = EventName.interfaceOrientationDidChange
+    public var event = Self.name.rawValue
     public var interfaceOrientation: InterfaceOrientation
     /// The interface orientation this client was last told of.
     public var previous: InterfaceOrientation
@@ -36,8 +117,9 @@ public struct InterfaceOrientationDidChangeEvent: Codable, Equatable, Sendable {
 }
 
 /// `{"event": "rotationLockDidChange", ...}`: someone locked or unlocked the interface orientation.
-public struct RotationLockDidChangeEvent: Codable, Equatable, Sendable {
-    public var event = EventKind.rotationLockDidChange.rawValue
+public struct RotationLockDidChangeEvent: ProtocolEvent {
+    public static let name = EventName.rotationLockDidChange
+    public var event = Self.name.rawValue
     public var locked: Bool
     public var timestamp: Double
 
@@ -48,8 +130,9 @@ public struct RotationLockDidChangeEvent: Codable, Equatable, Sendable {
 }
 
 /// `{"event": "angles", ...}`: one sample of the continuous angles, for smooth rotation.
-public struct AnglesEvent: Codable, Equatable, Sendable {
-    public var event = EventKind.angles.rawValue
+public struct AnglesEvent: ProtocolEvent {
+    public static let name = EventName.angles
+    public var event = Self.name.rawValue
     /// Degrees in the screen plane: 0 portrait, 90 landscapeLeft, 180 upside down, 270 landscapeRight.
     public var inPlane: Double
     /// Degrees: +90 screen to the sky, -90 to the floor, 0 upright.
@@ -79,8 +162,9 @@ public struct AnglesEvent: Codable, Equatable, Sendable {
 
 /// `{"event": "hingeAngleDidChange", ...}`: on a convertible with a display and a base
 /// accelerometer, the angle between its halves moved by 5° or more, or could no longer be told.
-public struct HingeAngleDidChangeEvent: Codable, Equatable, Sendable {
-    public var event = EventKind.hingeAngleDidChange.rawValue
+public struct HingeAngleDidChangeEvent: ProtocolEvent {
+    public static let name = EventName.hingeAngleDidChange
+    public var event = Self.name.rawValue
     /// Degrees: 0 closed, about 110 a laptop, 180 flat, about 300 a tent, 360 a tablet. Absent
     /// while it cannot be told; `problem` then says why.
     public var hingeAngle: Double?
@@ -96,8 +180,9 @@ public struct HingeAngleDidChangeEvent: Codable, Equatable, Sendable {
 
 /// `{"event": "tabletModeDidChange", ...}`: the convertible became a tablet (hinge angle 200° or
 /// more) or stopped being one (160° or less).
-public struct TabletModeDidChangeEvent: Codable, Equatable, Sendable {
-    public var event = EventKind.tabletModeDidChange.rawValue
+public struct TabletModeDidChangeEvent: ProtocolEvent {
+    public static let name = EventName.tabletModeDidChange
+    public var event = Self.name.rawValue
     public var tabletMode: Bool
     public var hingeAngle: Double?
     public var timestamp: Double
@@ -112,8 +197,9 @@ public struct TabletModeDidChangeEvent: Codable, Equatable, Sendable {
 /// `{"event": "sensorAvailability", ...}`: the accelerometer went away (`available` false, with the
 /// `reason`; the orientation becomes `unknown`) or one came (`available` true, with its `device`).
 /// Sent to every subscriber whose events need the sensor.
-public struct SensorAvailabilityEvent: Codable, Equatable, Sendable {
-    public var event = "sensorAvailability"
+public struct SensorAvailabilityEvent: ProtocolEvent {
+    public static let name = EventName.sensorAvailability
+    public var event = Self.name.rawValue
     public var available: Bool
     public var device: String?
     public var reason: String?
@@ -130,8 +216,9 @@ public struct SensorAvailabilityEvent: Codable, Equatable, Sendable {
 /// `{"event": "stopping", ...}`: the daemon is stopping (SIGTERM, shutdown) and closes the
 /// connection next. Clients that want to keep up reconnect; the socket may answer again at once
 /// (systemd socket activation) or once orientd is started again.
-public struct StoppingEvent: Codable, Equatable, Sendable {
-    public var event = "stopping"
+public struct StoppingEvent: ProtocolEvent {
+    public static let name = EventName.stopping
+    public var event = Self.name.rawValue
     public var timestamp: Double
 
     public init(timestamp: Double) {

@@ -22,38 +22,6 @@ public struct ProtocolError: Codable, Equatable, Sendable, Error {
     }
 }
 
-/// `{"event": "hello", ...}`: the first line the server sends on every connection. It carries no
-/// orientation: the sensor may be asleep, and only a request wakes it.
-public struct HelloEvent: Codable, Equatable, Sendable {
-    public var event = "hello"
-    public var `protocol`: Int
-    public var server: String
-
-    public init(protocol: Int = Wire.protocolVersion, server: String) {
-        self.protocol = `protocol`
-        self.server = server
-    }
-}
-
-/// `{"event": "deviceOrientationDidChange", ...}`: sent to subscribers on every change.
-public struct DeviceOrientationDidChangeEvent: Codable, Equatable, Sendable {
-    public var event = "deviceOrientationDidChange"
-    public var orientation: Orientation
-    /// The orientation this client was last told of.
-    public var previous: Orientation
-    /// When the daemon decided the change, in seconds since the Unix epoch.
-    public var timestamp: Double
-    /// Counts the daemon's orientation changes since it started; a gap means changes were coalesced.
-    public var sequence: Int
-
-    public init(orientation: Orientation, previous: Orientation, timestamp: Double, sequence: Int) {
-        self.orientation = orientation
-        self.previous = previous
-        self.timestamp = timestamp
-        self.sequence = sequence
-    }
-}
-
 /// `{"id": ID, "result": {...}}`.
 public struct SuccessReply<Result: Codable & Sendable>: Codable, Sendable {
     public var id: RequestID

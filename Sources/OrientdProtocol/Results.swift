@@ -1,7 +1,17 @@
 import OrientationCore
 
+/// The result of one of the methods, as a reply's `result` carries it.
+public protocol MethodResult: Codable, Equatable, Sendable {}
+
+extension MethodResult {
+    /// Reads a reply's `result` as this method's result.
+    public init(result: JSONValue) throws(ServerMessageError) {
+        self = try result.decoded(as: Self.self)
+    }
+}
+
 /// The result of `get` and `unsubscribe`.
-public struct OrientationResult: Codable, Equatable, Sendable {
+public struct OrientationResult: MethodResult {
     public var orientation: Orientation
 
     public init(orientation: Orientation) {
@@ -11,7 +21,7 @@ public struct OrientationResult: Codable, Equatable, Sendable {
 
 /// The result of `subscribe`: the state the events start from. Members of events not subscribed
 /// to are left out.
-public struct SubscribeResult: Codable, Equatable, Sendable {
+public struct SubscribeResult: MethodResult {
     public var events: [EventKind]
     public var orientation: Orientation
     public var interfaceOrientation: InterfaceOrientation?
@@ -44,7 +54,7 @@ public struct SubscribeResult: Codable, Equatable, Sendable {
 }
 
 /// The result of `lock` and `unlock`.
-public struct LockResult: Codable, Equatable, Sendable {
+public struct LockResult: MethodResult {
     public var locked: Bool
     /// False when the state file could not be written: the lock holds until orientd restarts.
     public var persisted: Bool
@@ -56,13 +66,13 @@ public struct LockResult: Codable, Equatable, Sendable {
 }
 
 /// The result of `ping`.
-public struct PingResult: Codable, Equatable, Sendable {
+public struct PingResult: MethodResult {
     public var pong = true
     public init() {}
 }
 
 /// The result of `status`.
-public struct StatusResult: Codable, Equatable, Sendable {
+public struct StatusResult: MethodResult {
     public var server: String
     public var `protocol`: Int
     /// Seconds since orientd started.

@@ -26,13 +26,13 @@ struct Angles: ParsableCommand {
         var parameters: [String: JSONValue] = ["events": .array([.string(EventKind.angles.rawValue)])]
         if let rate { parameters["angleRate"] = .number(rate) }
         var printed = 0
-        try options.follow(parameters, start: { _ in }, event: { event in
-            guard event["event"]?.stringValue == EventKind.angles.rawValue else { return true }
+        try options.follow(parameters, start: { _, _ in }, event: { event, json in
+            guard case .angles(let sample) = event else { return true }
             if options.json {
-                Output.line(ConnectionOptions.json(event))
+                Output.line(ConnectionOptions.json(json))
             } else {
-                let dropped = event["dropped"].flatMap { if case .integer(let n) = $0, n > 0 { " (\(n) dropped)" } else { nil } } ?? ""
-                Output.line("angle \(degrees(event["inPlane"]))  tilt \(degrees(event["tilt"]))  pitch \(degrees(event["pitch"]))  roll \(degrees(event["roll"]))\(dropped)")
+                let dropped = sample.dropped > 0 ? " (\(sample.dropped) dropped)" : ""
+                Output.line("angle \(degrees(sample.inPlane))  tilt \(degrees(sample.tilt))  pitch \(degrees(sample.pitch))  roll \(degrees(sample.roll))\(dropped)")
             }
             printed += 1
             return count.map { printed < $0 } ?? true
@@ -40,23 +40,7 @@ struct Angles: ParsableCommand {
     }
 }
 
-/// A JSON number as degrees with one decimal, right-aligned.
-func degrees(_ value: JSONValue?) -> String {
-    let number: Double
-    switch value {
-    case .number(let value)?: number = value
-    case .integer(let value)?: number = Double(value)
-    default: return "    -"
-    }
-    return String(format: "%6.1f°", number)
-}
-
-extension Double {
-    init?(json: JSONValue?) {
-        switch json {
-        case .number(let value)?: self = value
-        case .integer(let value)?: self = Double(value)
-        default: return nil
-        }
-    }
+/// Degrees with one decimal, right-aligned.
+func degrees(_ value: Double) -> String {
+    String(format: "%6.1f°", value)
 }

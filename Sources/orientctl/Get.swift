@@ -13,8 +13,8 @@ struct Get: ParsableCommand {
     @OptionGroup var device: DeviceOption
 
     func run() throws {
-        let result = try options.call(.get, device.parameters)
-        Output.line(options.json ? ConnectionOptions.json(result) : result["orientation"]?.stringValue ?? "unknown")
+        let (result, json) = try options.call(.get, device.parameters, as: OrientationResult.self)
+        Output.line(options.json ? ConnectionOptions.json(json) : result.orientation.rawValue)
     }
 }
 
@@ -33,12 +33,14 @@ struct Monitor: ParsableCommand {
     @OptionGroup var device: DeviceOption
 
     func run() throws {
-        try options.follow(device.parameters, start: { Output.line(describe($0)) }, event: { event in
-            switch event["event"]?.stringValue {
-            case EventKind.deviceOrientationDidChange.rawValue?:
-                Output.line(describe(event))
-            case "sensorAvailability"?:
-                Output.line(options.json ? ConnectionOptions.json(event) : describeAvailability(event))
+        try options.follow(device.parameters, start: { result, json in
+            Output.line(options.json ? ConnectionOptions.json(json) : result.orientation.rawValue)
+        }, event: { event, json in
+            switch event {
+            case .deviceOrientationDidChange(let change):
+                Output.line(options.json ? ConnectionOptions.json(json) : change.orientation.rawValue)
+            case .sensorAvailability(let availability):
+                Output.line(options.json ? ConnectionOptions.json(json) : describe(availability))
             default:
                 break
             }
@@ -46,14 +48,10 @@ struct Monitor: ParsableCommand {
         })
     }
 
-    private func describeAvailability(_ event: JSONValue) -> String {
-        event["available"] == .bool(true)
-            ? "sensor available: \(event["device"]?.stringValue ?? "?")"
-            : "sensor unavailable: \(event["reason"]?.stringValue ?? "no reason given")"
-    }
-
-    private func describe(_ message: JSONValue) -> String {
-        options.json ? ConnectionOptions.json(message) : message["orientation"]?.stringValue ?? "unknown"
+    private func describe(_ availability: SensorAvailabilityEvent) -> String {
+        availability.available
+            ? "sensor available: \(availability.device ?? "?")"
+            : "sensor unavailable: \(availability.reason ?? "no reason given")"
     }
 }
 

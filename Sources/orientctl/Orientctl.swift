@@ -45,30 +45,47 @@ struct ConnectionOptions: ParsableArguments {
         }
     }
 
-    /// Connects, sends one request and returns its result.
-    func call(_ method: Method, _ parameters: [String: JSONValue] = [:]) throws -> JSONValue {
+    /// Connects, sends one request and returns its result, read as the method's result type,
+    /// and as sent (for --json, which prints every member, known to this version or not).
+    func call<Answer: MethodResult>(_ method: Method, _ parameters: [String: JSONValue] = [:],
+                                    as type: Answer.Type) throws -> (result: Answer, json: JSONValue) {
         let client = try connect()
+        let json: JSONValue
         do {
-            return try client.call(method.rawValue, parameters)
+            json = try client.call(method.rawValue, parameters)
         } catch {
             throw ClientFailure(error)
         }
+        return (try Self.read(json, of: method, as: type), json)
     }
 
     /// Connects, subscribes with `parameters`, hands the result to `start`, then every event to
-    /// `event` until the daemon closes the connection (an error) or `event` returns false.
-    func follow(_ parameters: [String: JSONValue], start: (JSONValue) throws -> Void, event: (JSONValue) throws -> Bool) throws {
+    /// `event` until the daemon closes the connection (an error) or `event` returns false. Both
+    /// get the message as sent too, for --json. Events this version does not know are skipped.
+    func follow(_ parameters: [String: JSONValue], start: (SubscribeResult, JSONValue) throws -> Void,
+                event: (ServerEvent, JSONValue) throws -> Bool) throws {
         let client = try connect()
         do {
-            try start(client.call(Method.subscribe.rawValue, parameters))
+            let json = try client.call(Method.subscribe.rawValue, parameters)
+            try start(try Self.read(json, of: .subscribe, as: SubscribeResult.self), json)
             client.setReadTimeout(nil)
-            while let message = try client.nextEvent() {
-                guard try event(message) else { return }
+            while let received = try client.nextReceivedEvent() {
+                if case .unknown = received.event { continue }
+                guard try event(received.event, received.json) else { return }
             }
         } catch let error as OrientdClientError {
             throw ClientFailure(error)
         }
         throw ClientFailure(message: "orientd at \(client.socketPath) closed the connection")
+    }
+
+    /// A result as the method's result type; one that does not read is orientd's fault.
+    private static func read<Answer: MethodResult>(_ json: JSONValue, of method: Method, as type: Answer.Type) throws -> Answer {
+        do {
+            return try Answer(result: json)
+        } catch {
+            throw ClientFailure(.protocolViolation("the \(method.rawValue) result \(error)"))
+        }
     }
 
     /// A message as one line of JSON.

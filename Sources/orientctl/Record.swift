@@ -46,19 +46,14 @@ struct Record: ParsableCommand {
         interrupt.setEventHandler { tally.reportAndExit() }
         interrupt.resume()
         let parameters: [String: JSONValue] = ["events": .array([.string(EventKind.angles.rawValue)])]
-        try options.follow(parameters, start: { _ in }, event: { event in
-            guard event["event"]?.stringValue == EventKind.angles.rawValue,
-                  let timestamp = Double(json: event["timestamp"]),
-                  case .array(let axes)? = event["acceleration"], axes.count == 3
-            else { return true }
-            let values = axes.compactMap { Double(json: $0) }
+        try options.follow(parameters, start: { _, _ in }, event: { event, _ in
+            guard case .angles(let angles) = event, angles.acceleration.count == 3 else { return true }
+            let (timestamp, values) = (angles.timestamp, angles.acceleration)
             let start = first ?? timestamp
             first = start
             let sample = AccelerometerSample(time: ((timestamp - start) * 1000).rounded() / 1000,
                                              acceleration: Vector3(values[0], values[1], values[2]))
-            var dropped = 0
-            if case .integer(let count)? = event["dropped"] { dropped = Int(count) }
-            tally.write(Data(Trace.line(sample).utf8), to: output, dropped: dropped)
+            tally.write(Data(Trace.line(sample).utf8), to: output, dropped: angles.dropped)
             return duration.map { timestamp - start < $0 } ?? true
         })
         interrupt.cancel()

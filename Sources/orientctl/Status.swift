@@ -9,38 +9,33 @@ struct Status: ParsableCommand {
     @OptionGroup var options: ConnectionOptions
 
     func run() throws {
-        let status = try options.call(.status)
+        let (status, json) = try options.call(.status, as: StatusResult.self)
         if options.json {
-            Output.line(ConnectionOptions.json(status))
+            Output.line(ConnectionOptions.json(json))
             return
         }
-        let sensor = status["sensor"]
-        func text(_ value: JSONValue?) -> String {
-            switch value {
-            case .string(let text)?: text
-            case .integer(let number)?: String(number)
-            case .number(let number)?: number == number.rounded() ? String(Int(number)) : String(number)
-            case .bool(let flag)?: flag ? "yes" : "no"
-            case .array(let rows)?: rows.map(text).joined(separator: rows.first.map { if case .array = $0 { "; " } else { ", " } } ?? "")
-            default: "-"
-            }
-        }
+        let sensor = status.sensor
         Output.line("""
-            server:        \(text(status["server"])) (protocol \(text(status["protocol"]))), up \(text(status["uptime"])) s
-            orientation:   \(text(status["orientation"]))
-            rotation lock: \(status["locked"] == .bool(true) ? "on" : "off")
-            clients:       \(text(status["clients"])) connected, \(text(status["subscribers"])) subscribed
-            sensor:        \(text(sensor?["device"])) at \(text(sensor?["uri"])) (\(text(sensor?["location"])))
-            reading:       \(sensor?["reading"] == .bool(true) ? "yes" : "no (no client needs it)"), \(text(sensor?["rate"])) times a second while it does
-            mount matrix:  \(text(sensor?["mountMatrix"])) from \(text(sensor?["mountMatrixSource"]))
+            server:        \(status.server) (protocol \(status.protocol)), up \(number(status.uptime)) s
+            orientation:   \(status.orientation.rawValue)
+            rotation lock: \(status.locked ? "on" : "off")
+            clients:       \(status.clients) connected, \(status.subscribers) subscribed
+            sensor:        \(sensor.device) at \(sensor.uri) (\(sensor.location.rawValue))
+            reading:       \(sensor.reading ? "yes" : "no (no client needs it)"), \(number(sensor.rate)) times a second while it does
+            mount matrix:  \(sensor.mountMatrix.map { $0.map(number).joined(separator: ", ") }.joined(separator: "; ")) from \(sensor.mountMatrixSource)
             """)
         // A convertible's base accelerometer (or any other) is read along with the display one.
-        if case .array(let devices)? = status["devices"], devices.count > 1 {
+        if status.devices.count > 1 {
             Output.line("accelerometers:")
-            for device in devices {
-                Output.line("  \(text(device["id"])): \(text(device["device"])) (\(text(device["location"])))\(device["available"] == .bool(false) ? ", unavailable" : "")")
+            for device in status.devices {
+                Output.line("  \(device.id ?? "-"): \(device.device) (\(device.location.rawValue))\(device.available ? "" : ", unavailable")")
             }
         }
+    }
+
+    /// A number as JSON would write it: whole numbers without a fraction.
+    private func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }
 
@@ -69,13 +64,13 @@ struct Unlock: ParsableCommand {
 }
 
 private func setLock(_ method: Method, options: ConnectionOptions) throws {
-    let result = try options.call(method)
+    let (result, json) = try options.call(method, as: LockResult.self)
     if options.json {
-        Output.line(ConnectionOptions.json(result))
+        Output.line(ConnectionOptions.json(json))
         return
     }
     Output.line(method == .lock ? "rotation locked" : "rotation unlocked")
-    if result["persisted"] == .bool(false) {
+    if !result.persisted {
         Output.error("orientctl: warning: orientd could not save the lock; it holds until orientd restarts (see its log)")
     }
 }

@@ -17,32 +17,30 @@ struct Tablet: ParsableCommand {
 
     func run() throws {
         let events: [EventKind] = [.tabletModeDidChange, .hingeAngleDidChange]
-        try options.follow(["events": .array(events.map { .string($0.rawValue) })], start: { result in
-            Output.line(options.json ? ConnectionOptions.json(result) : describeStart(result))
-        }, event: { event in
-            guard let name = event["event"]?.stringValue, events.map(\.rawValue).contains(name) else { return true }
-            Output.line(options.json ? ConnectionOptions.json(event) : describe(event))
+        try options.follow(["events": .array(events.map { .string($0.rawValue) })], start: { result, json in
+            Output.line(options.json ? ConnectionOptions.json(json) : describeStart(result))
+        }, event: { event, json in
+            let line: String
+            switch event {
+            case .tabletModeDidChange(let change):
+                line = "tablet mode: \(change.tabletMode ? "on" : "off"), " + hinge(change.hingeAngle, problem: nil)
+            case .hingeAngleDidChange(let change):
+                line = hinge(change.hingeAngle, problem: change.problem)
+            default:
+                return true
+            }
+            Output.line(options.json ? ConnectionOptions.json(json) : line)
             return true
         })
     }
 
-    private func describeStart(_ result: JSONValue) -> String {
-        let mode = result["tabletMode"].map { $0 == .bool(true) ? "on" : "off" } ?? "unknown"
-        return "tablet mode: \(mode), " + hinge(result["hingeAngle"], problem: result["hingeProblem"])
+    private func describeStart(_ result: SubscribeResult) -> String {
+        let mode = result.tabletMode.map { $0 ? "on" : "off" } ?? "unknown"
+        return "tablet mode: \(mode), " + hinge(result.hingeAngle, problem: result.hingeProblem)
     }
 
-    private func describe(_ event: JSONValue) -> String {
-        if event["event"]?.stringValue == EventKind.tabletModeDidChange.rawValue {
-            return "tablet mode: \(event["tabletMode"] == .bool(true) ? "on" : "off"), " + hinge(event["hingeAngle"], problem: nil)
-        }
-        return hinge(event["hingeAngle"], problem: event["problem"])
-    }
-
-    private func hinge(_ angle: JSONValue?, problem: JSONValue?) -> String {
-        switch angle {
-        case .integer(let degrees)?: "hinge \(degrees)°"
-        case .number(let degrees)?: "hinge \(Int(degrees.rounded()))°"
-        default: "hinge angle unknown: \(problem?.stringValue ?? "no reading yet")"
-        }
+    private func hinge(_ angle: Double?, problem: String?) -> String {
+        guard let angle, angle.isFinite, abs(angle) < 1_000_000 else { return "hinge angle unknown: \(problem ?? "no reading yet")" }
+        return "hinge \(Int(angle.rounded()))°"
     }
 }

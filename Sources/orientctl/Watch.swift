@@ -41,19 +41,19 @@ struct Watch: ParsableCommand {
             drawn += 1
             return frames.map { drawn < $0 } ?? true
         }
-        try options.follow(parameters, start: { result in
-            view.orientation = result["orientation"]?.stringValue.flatMap(Orientation.init(rawValue:)) ?? .unknown
-            view.locked = result["locked"] == .bool(true)
+        try options.follow(parameters, start: { result, _ in
+            view.orientation = result.orientation
+            view.locked = result.locked ?? false
             _ = draw()
-        }, event: { event in
-            switch event["event"]?.stringValue {
-            case EventKind.deviceOrientationDidChange.rawValue:
-                view.orientation = event["orientation"]?.stringValue.flatMap(Orientation.init(rawValue:)) ?? .unknown
-            case EventKind.rotationLockDidChange.rawValue:
-                view.locked = event["locked"] == .bool(true)
-            case EventKind.angles.rawValue:
-                view.angle = Double(json: event["inPlane"])
-                view.tilt = Double(json: event["tilt"])
+        }, event: { event, _ in
+            switch event {
+            case .deviceOrientationDidChange(let change):
+                view.orientation = change.orientation
+            case .rotationLockDidChange(let change):
+                view.locked = change.locked
+            case .angles(let sample):
+                view.angle = sample.inPlane
+                view.tilt = sample.tilt
             default:
                 return true
             }
