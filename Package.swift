@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 // orientd: device orientation for Linux, from an IIO accelerometer to any number of subscribers.
 // Data flows one way: sensor (AccelerometerIO) → classifier (OrientationCore) → hub (OrientdHub) → clients.
 import PackageDescription
@@ -43,6 +43,7 @@ let package = Package(
         // The notification hub: Unix socket server, requests, subscriptions.
         .target(name: "OrientdHub", dependencies: [
             "OrientdProtocol", "OrientationCore",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -60,10 +61,12 @@ let package = Package(
         .target(name: "OrientdClient", dependencies: ["OrientdProtocol", "OrientationCore"]),
 
         .executableTarget(name: "orientd", dependencies: [
-            "AccelerometerIO", "CLibSystemd", "OrientationCore", "OrientdConfiguration", "OrientdHub",
+            "AccelerometerIO", "CLibSystemd", "OrientationCore", "OrientdConfiguration", "OrientdHub", "OrientdProtocol",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "orientctl", dependencies: [
             "OrientdClient", "OrientdProtocol", "OrientationCore",
@@ -76,7 +79,7 @@ let package = Package(
         // Test-only wrapper over libumockdev, so tests can build emulated sysfs/udev devices.
         .target(name: "CUmockdevShim", dependencies: ["CLibUmockdev"]),
 
-        // The scenario corpus: generated traces with the changes each must produce (reference §4).
+        // The scenario corpus: generated traces with the changes each must produce (docs/conventions.md, "The scenario corpus").
         .target(name: "ScenarioCorpus", dependencies: ["OrientationCore"], path: "Tests/ScenarioCorpus"),
 
         // An IIO accelerometer emulated with umockdev, for the integration tests and the benchmark.

@@ -65,7 +65,7 @@ final class SensorProxyUnderTest: DaemonUnderTest {
     }
 
     /// monitor-sensor prints "=== Has accelerometer (orientation: normal)" and then
-    /// "    Accelerometer orientation changed: left-up". Names per reference §1.
+    /// "    Accelerometer orientation changed: left-up". Names as in docs/conventions.md, "Orientation names".
     static func orientation(in line: String) -> Orientation? {
         for marker in ["Accelerometer orientation changed: ", "Has accelerometer (orientation: "] {
             guard let range = line.range(of: marker) else { continue }

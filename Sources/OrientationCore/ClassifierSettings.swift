@@ -1,6 +1,7 @@
 /// Every constant of the orientation judge, in degrees, milliseconds and m/s², never in samples,
 /// so it behaves the same at any sensor rate. Defaults follow Android's window-orientation judge
-/// (reference §4), tuned for latency where noted.
+/// (docs/conventions.md, "Classifier constants", gives each one's source), tuned for latency
+/// where noted.
 public struct ClassifierSettings: Equatable, Sendable {
     /// Time constant of the low-pass filter on the acceleration vector. Android uses 200 ms;
     /// 70 ms takes a 90° turn past the hysteresis border in 86 ms and still smooths walking (2 Hz)

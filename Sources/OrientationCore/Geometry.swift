@@ -1,7 +1,8 @@
 import Foundation
 
-/// Angles of an acceleration vector in orientd's frame (after the mount matrix: x right, y up
-/// reads -1 g when upright, z out of the screen), in degrees.
+/// Angles of an acceleration vector in orientd's frame (after the mount matrix: x to the screen's
+/// left, y to its bottom edge, z out of the screen; upright reads (0, -1 g, 0); docs/conventions.md,
+/// "Axes"), in degrees.
 public enum Geometry {
     /// How far the screen faces the sky (+90°) or the floor (-90°); 0° when upright.
     public static func tilt(of vector: Vector3) -> Double {

@@ -3,11 +3,11 @@ import Foundation
 /// The angle between the display and the base of a convertible, from one accelerometer in each:
 /// 0° closed, about 110° as a laptop, 180° flat, about 300° as a tent, 360° folded into a tablet.
 ///
-/// Both vectors are in orientd's frame (reference §1: x to the screen's left, y to its bottom
-/// edge, z out of the screen). The base's mount matrix must put the base sensor in the frame the
-/// display's has when the lid is opened flat, so the two agree at 180°. The hinge runs along x:
-/// opening the lid turns the display about x. Gravity's direction in each half's y-z plane then
-/// gives the angle between the halves.
+/// Both vectors are in orientd's frame (docs/conventions.md, "Axes": x to the screen's left, y to
+/// its bottom edge, z out of the screen). The base's mount matrix must put the base sensor in the
+/// frame the display's has when the lid is opened flat, so the two agree at 180°. The hinge runs
+/// along x: opening the lid turns the display about x. Gravity's direction in each half's y-z
+/// plane then gives the angle between the halves.
 ///
 /// When the hinge axis points nearly up or down (the machine stands on its side), gravity has
 /// almost no component across the hinge, and any angle would be a guess: the reading is undefined.

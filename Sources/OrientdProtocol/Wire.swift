@@ -26,8 +26,10 @@ public enum Wire {
         return bytes
     }
 
-    /// Decodes one line (without its newline) into a JSON value, or nil if it is not JSON.
+    /// Decodes one line (without its newline) into a JSON value, or nil if it is not JSON. Numbers
+    /// beyond `Double`'s range (`1e400`) are JSON and decode (as `±infinity`): Foundation's
+    /// JSONDecoder refuses them, which made a request with an ignored member like `"x":1e400` fail.
     public static func decode<Bytes: Collection<UInt8>>(_ line: Bytes) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: Data(line))
+        JSONValue(parsing: line)
     }
 }

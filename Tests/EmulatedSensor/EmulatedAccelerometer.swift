@@ -145,7 +145,7 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
         ["LD_PRELOAD": "libumockdev-preload.so.0", "UMOCKDEV_DIR": root]
     }
 
-    /// Raw counts of 1 g pointing as reference §1 says for `orientation`.
+    /// Raw counts of 1 g pointing as docs/conventions.md ("Orientation names") says for `orientation`.
     public static func rawCounts(for orientation: Orientation) -> Vector3 {
         switch orientation {
         case .portrait, .unknown: Vector3(0, -countsPerG, 0)

@@ -25,8 +25,8 @@ func gravityVector(angle: Double, tilt: Double = 0) -> Vector3 {
 import Foundation
 
 @Suite struct ReferenceVectorTests {
-    /// Reference §1: the six unit vectors (in g) after the mount matrix.
-    @Test("§1 unit vectors", arguments: [
+    /// The six unit vectors (in g) after the mount matrix (docs/conventions.md, "Orientation names").
+    @Test("the six unit vectors", arguments: [
         (Vector3(0, -1, 0), Orientation.portrait),
         (Vector3(0, 1, 0), .portraitUpsideDown),
         (Vector3(-1, 0, 0), .landscapeLeft),
@@ -38,8 +38,8 @@ import Foundation
         #expect(firstOrientation(vector * gravity) == expected)
     }
 
-    /// Reference §2, plain: 1 g = 256 counts, no matrix.
-    @Test("§2 plain vectors", arguments: [
+    /// iio-sensor-proxy's test vectors (docs/conventions.md, "Reference vectors"), plain: 1 g = 256 counts, no matrix.
+    @Test("reference vectors, plain", arguments: [
         (Vector3(0, -256, 0), Orientation.portrait),
         (Vector3(-256, 0, 0), .landscapeLeft),
         (Vector3(256, 0, 0), .landscapeRight),
@@ -51,8 +51,9 @@ import Foundation
         #expect(firstOrientation(calibration.acceleration(fromRaw: raw)) == expected)
     }
 
-    /// Reference §2 with the mount matrix "0, -1, 0; -1, 0, 0; 0, 0, 1".
-    @Test("§2 vectors with a mount matrix", arguments: [
+    /// iio-sensor-proxy's test vectors (docs/conventions.md, "Reference vectors") with the mount matrix
+    /// "0, -1, 0; -1, 0, 0; 0, 0, 1".
+    @Test("reference vectors with a mount matrix", arguments: [
         ("Onda v975", Vector3(523, 13, 5), 0.019163, Orientation.portrait),
         ("Onda v975", Vector3(8, 521, -67), 0.019163, .landscapeLeft),
         ("Winbook TW100", Vector3(24, 0, -21), 0.306457, .portrait),

@@ -3,52 +3,144 @@ import ProcessHarness
 import Testing
 
 extension IntegrationTests {
-    /// The installer and the Debian package, built from this tree. The package test installs it
-    /// on this machine with dpkg (the tests run as root in CI) and purges it again.
+    /// The installer and the Debian package, built from this tree as the README says. The package
+    /// is installed and purged in a scratch root with dpkg, never on this machine.
     @Suite(.serialized) struct PackagingTests {
         static var root: String { SystemdTests.root }
 
-        @Test func theDebianPackageInstallsRunsAndPurgesCleanly() throws {
-            let scratch = makeScratchDirectory()
-            let build = try run(executable: Self.root + "/scripts/build-deb", ["--output", scratch])
-            try #require(build.status == 0, "\(build.standardError)")
-            let package = build.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-            #expect(package.hasSuffix(".deb"))
+        /// The README's packaging commands: the `./scripts/build-deb` line of its install block, run
+        /// as written, and the package path its `apt install` line names.
+        static func readmePackaging() throws -> (command: String, package: String) {
+            let readme = try String(contentsOfFile: root + "/README.md", encoding: .utf8)
+            let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let build = try #require(lines.first { $0.hasPrefix("./scripts/build-deb") }, "README has no ./scripts/build-deb line")
+            let command = String(build.prefix { $0 != "#" }).trimmingCharacters(in: .whitespaces)
+            let install = try #require(lines.first { $0.hasPrefix("sudo apt install ./") && $0.hasSuffix(".deb") },
+                                       "README has no 'sudo apt install ./….deb' line")
+            return (command, String(install.dropFirst("sudo apt install ./".count)))
+        }
 
+        /// Runs a shell command line in `directory`, as a person types it there.
+        static func shell(_ command: String, in directory: String, environment: [String: String] = [:]) throws -> Finished {
+            try run(executable: "/bin/sh", ["-c", "cd \"$1\" && " + command, "sh", directory], environment: environment)
+        }
+
+        @Test func theReadmesBuildDebMakesAPackageThatInstallsAndPurgesInAScratchRoot() throws {
+            // As the README says, from the top of the tree with the default output: this failed
+            // (exit 25, no package) while dpkg-shlibdeps got relative paths from another directory.
+            let readme = try Self.readmePackaging()
+            #expect(readme.command == "./scripts/build-deb")
+            let build = try Self.shell(readme.command, in: Self.root)
+            try #require(build.status == 0, "'\(readme.command)' exited \(build.status):\n\(build.standardError)")
+            let package = build.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(package == Self.root + "/" + readme.package, "the README's apt install line names \(readme.package)")
+            try #require(FileManager.default.fileExists(atPath: Self.root + "/" + readme.package))
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: Self.root + "/.build-deb").filter { $0.hasPrefix("stage.") }
+            #expect(leftovers.isEmpty, "staging directories left: \(leftovers)")
+
+            // What is in it: the control fields, the maintainer scripts (executable), the files.
+            let info = try run(executable: "/usr/bin/dpkg-deb", ["--info", package])
+            try #require(info.status == 0, "\(info.standardError)")
+            for script in ["postinst", "prerm", "postrm"] {
+                #expect(info.standardOutput.split(separator: "\n").contains { $0.contains("*  \(script) ") && $0.contains("#!/bin/sh") },
+                        "no executable \(script) in:\n\(info.standardOutput)")
+            }
+            #expect(info.standardOutput.contains(" conffiles"), "\(info.standardOutput)")
+            #expect(info.standardOutput.contains("Package: orientd\n") && info.standardOutput.contains("Version: 0.1.0\n"))
             let depends = try run(executable: "/usr/bin/dpkg-deb", ["--field", package, "Depends"]).standardOutput
-            let packages = depends.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")[0] }
+            let dependencies = depends.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")[0] }
             for library in ["libiio0", "libudev1", "libsystemd0", "libc6"] {
-                #expect(packages.contains(Substring(library)), "Depends: \(depends)")
+                #expect(dependencies.contains(Substring(library)), "Depends: \(depends)")
             }
             #expect(depends.contains("libiio0 (>= 0.24)"), "Depends: \(depends)")
             #expect(!depends.contains("swift"), "the Swift runtime is linked in: \(depends)")
             let contents = try run(executable: "/usr/bin/dpkg-deb", ["--contents", package]).standardOutput
-            for file in ["./usr/bin/orientd", "./usr/bin/orientctl", "./usr/lib/systemd/system/orientd.service",
-                         "./usr/lib/systemd/system/orientd.socket", "./usr/lib/udev/rules.d/61-orientd.rules",
-                         "./usr/share/man/man1/orientd.1.gz", "./usr/share/man/man1/orientctl.1.gz",
-                         "./usr/share/bash-completion/completions/orientctl", "./etc/orientd.conf"] {
-                #expect(contents.contains(file), "\(file) is not in the package")
+            let files = ["/usr/bin/orientd", "/usr/bin/orientctl", "/usr/lib/systemd/system/orientd.service",
+                         "/usr/lib/systemd/system/orientd.socket", "/usr/lib/udev/rules.d/61-orientd.rules",
+                         "/usr/share/man/man1/orientd.1.gz", "/usr/share/man/man1/orientctl.1.gz",
+                         "/usr/share/bash-completion/completions/orientctl", "/etc/orientd.conf"]
+            for file in files {
+                #expect(contents.contains("." + file + "\n"), "\(file) is not in the package")
             }
+            #expect(!contents.contains("./usr/share/orientd/"), "the installer's own file list is packaged")
 
-            let install = try run(executable: "/usr/bin/dpkg", ["--install", package])
+            // Installed into a scratch root: its dpkg database knows only the packages the
+            // Depends name, as this machine has them, so dpkg checks they are satisfied.
+            let scratchRoot = makeScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: scratchRoot) }
+            try Self.makeDpkgDatabase(in: scratchRoot, with: dependencies.map(String.init))
+            let onThisMachine = ["/usr/bin/orientd", "/etc/orientd.conf", "/etc/systemd/system/sockets.target.wants/orientd.socket"]
+                .map { FileManager.default.fileExists(atPath: $0) }
+            let dpkg = ["--root=" + scratchRoot, "--force-script-chrootless", "--log=/dev/null"]
+            let install = try run(executable: "/usr/bin/dpkg", dpkg + ["--install", package])
             try #require(install.status == 0, "\(install.standardOutput)\(install.standardError)")
-            defer { _ = try? run(executable: "/usr/bin/dpkg", ["--purge", "orientd"]) }
-            let version = try run(executable: "/usr/bin/orientctl", ["--version"])
-            #expect(version.status == 0)
-            #expect(version.standardOutput == "0.1.0\n")
-            #expect(try run(executable: "/usr/bin/orientd", ["--version"]).standardOutput == "0.1.0\n")
-            let verify = try run(executable: "/usr/bin/systemd-analyze", [
-                "verify", "/usr/lib/systemd/system/orientd.service", "/usr/lib/systemd/system/orientd.socket"])
-            #expect(verify.status == 0 && verify.standardError.isEmpty, "\(verify.standardError)")
-            // The maintainer script enabled the socket.
-            #expect(FileManager.default.fileExists(atPath: "/etc/systemd/system/sockets.target.wants/orientd.socket"))
-
-            let purge = try run(executable: "/usr/bin/dpkg", ["--purge", "orientd"])
-            #expect(purge.status == 0, "\(purge.standardError)")
-            for gone in ["/usr/bin/orientd", "/usr/bin/orientctl", "/usr/lib/systemd/system/orientd.service",
-                         "/etc/orientd.conf", "/etc/systemd/system/sockets.target.wants/orientd.socket", "/var/lib/orientd"] {
-                #expect(!FileManager.default.fileExists(atPath: gone), "\(gone) is left after the purge")
+            for file in files {
+                #expect(FileManager.default.fileExists(atPath: scratchRoot + file), "\(file) was not installed")
             }
+            let status = try run(executable: "/usr/bin/dpkg", ["--root=" + scratchRoot, "--status", "orientd"]).standardOutput
+            #expect(status.contains("Status: install ok installed"), "\(status)")
+            #expect(status.contains("Conffiles:\n /etc/orientd.conf "), "\(status)")
+            let version = try run(executable: scratchRoot + "/usr/bin/orientctl", ["--version"])
+            #expect(version.status == 0 && version.standardOutput == "0.1.0\n", "\(version.standardError)")
+            #expect(try run(executable: scratchRoot + "/usr/bin/orientd", ["--version"]).standardOutput == "0.1.0\n")
+            // The installed units verify, with ExecStart pointed at the installed binary (this
+            // machine has no /usr/bin/orientd, and the scratch root no systemd to verify against).
+            let units = makeScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: units) }
+            let service = try String(contentsOfFile: scratchRoot + "/usr/lib/systemd/system/orientd.service", encoding: .utf8)
+            #expect(service.contains("\nExecStart=/usr/bin/orientd"))
+            try service.replacingOccurrences(of: "\nExecStart=/usr/bin/orientd", with: "\nExecStart=" + scratchRoot + "/usr/bin/orientd")
+                .write(toFile: units + "/orientd.service", atomically: true, encoding: .utf8)
+            try FileManager.default.copyItem(atPath: scratchRoot + "/usr/lib/systemd/system/orientd.socket", toPath: units + "/orientd.socket")
+            let verify = try run(executable: "/usr/bin/systemd-analyze", ["verify", "--man=no", units + "/orientd.service", units + "/orientd.socket"])
+            #expect(verify.status == 0 && verify.standardError.isEmpty, "\(verify.standardError)")
+            // postinst enabled the socket, in the scratch root only.
+            let wants = scratchRoot + "/etc/systemd/system/sockets.target.wants/orientd.socket"
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: wants) == "/usr/lib/systemd/system/orientd.socket")
+
+            // The rotation lock's saved state, which a purge takes too.
+            try FileManager.default.createDirectory(atPath: scratchRoot + "/var/lib/orientd", withIntermediateDirectories: true)
+            _ = FileManager.default.createFile(atPath: scratchRoot + "/var/lib/orientd/state.json", contents: Data(#"{"locked":true}"#.utf8))
+            let purge = try run(executable: "/usr/bin/dpkg", dpkg + ["--purge", "orientd"])
+            #expect(purge.status == 0, "\(purge.standardOutput)\(purge.standardError)")
+            for gone in files + ["/etc/systemd/system/sockets.target.wants/orientd.socket", "/var/lib/orientd"] {
+                #expect(!Self.exists(scratchRoot + gone), "\(gone) is left after the purge")
+            }
+            #expect(onThisMachine == ["/usr/bin/orientd", "/etc/orientd.conf", "/etc/systemd/system/sockets.target.wants/orientd.socket"]
+                .map { FileManager.default.fileExists(atPath: $0) }, "installing into the scratch root touched this machine")
+
+            // Another output directory, relative to where the command runs, from the same build
+            // (uncompressed: compressing 40 MB of binaries again would only cost time).
+            let elsewhere = makeScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: elsewhere) }
+            let again = try Self.shell("'\(Self.root)/scripts/build-deb' --no-build --output packages", in: elsewhere,
+                                       environment: ["DPKG_DEB_COMPRESSOR_TYPE": "none"])
+            try #require(again.status == 0, "\(again.standardError)")
+            #expect(again.standardOutput == elsewhere + "/packages/" + URL(fileURLWithPath: readme.package).lastPathComponent + "\n")
+        }
+
+        /// A dpkg database for `root` holding only `packages`, each as this machine has it installed
+        /// (with an empty file list: dpkg needs only their versions).
+        static func makeDpkgDatabase(in root: String, with packages: [String]) throws {
+            let admin = root + "/var/lib/dpkg"
+            for directory in ["info", "updates", "triggers"] {
+                try FileManager.default.createDirectory(atPath: admin + "/" + directory, withIntermediateDirectories: true)
+            }
+            let query = try run(executable: "/usr/bin/dpkg-query", ["--status"] + packages)
+            try #require(query.status == 0, "these dependencies are not installed here: \(query.standardError)")
+            try query.standardOutput.write(toFile: admin + "/status", atomically: true, encoding: .utf8)
+            _ = FileManager.default.createFile(atPath: admin + "/available", contents: nil)
+            let architecture = try run(executable: "/usr/bin/dpkg", ["--print-architecture"]).standardOutput
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            for package in packages {
+                _ = FileManager.default.createFile(atPath: "\(admin)/info/\(package).list", contents: nil)
+                _ = FileManager.default.createFile(atPath: "\(admin)/info/\(package):\(architecture).list", contents: nil)
+            }
+        }
+
+        /// Whether anything is at `path`, a dangling link included.
+        static func exists(_ path: String) -> Bool {
+            (try? FileManager.default.attributesOfItem(atPath: path)) != nil
         }
 
         /// A packager's staged install under another prefix, and the uninstall that takes it all back.

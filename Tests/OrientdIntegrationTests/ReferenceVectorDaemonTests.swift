@@ -3,7 +3,7 @@ import Foundation
 import OrientationCore
 import Testing
 
-/// Reference §2 through the whole daemon: emulated device → libiio local: → orientd → socket.
+/// iio-sensor-proxy's test vectors (docs/conventions.md, "Reference vectors") through the whole daemon: emulated device → libiio local: → orientd → socket.
 /// Each vector gets a fresh daemon, as each is a fixed reading with no history.
 extension IntegrationTests {
     @Suite struct ReferenceVectorDaemonTests {
@@ -52,13 +52,13 @@ extension IntegrationTests {
             return try EmulatedAccelerometer(attributes: attributes, properties: properties)
         }
 
-        @Test("§2 plain vectors", arguments: plain)
+        @Test("reference vectors, plain", arguments: plain)
         func plainVectors(vector: Vector) throws {
             let daemon = try Daemon(sensor: try Self.sensor(for: vector, matrix: nil))
             #expect(try daemon.currentOrientation() == vector.expected.rawValue, "\(daemon.log)")
         }
 
-        @Test("§2 vectors with a mount matrix", arguments: mounted, MatrixSource.allCases)
+        @Test("reference vectors with a mount matrix", arguments: mounted, MatrixSource.allCases)
         func mountedVectors(vector: Vector, source: MatrixSource) throws {
             let daemon = try Daemon(sensor: try Self.sensor(for: vector, matrix: source))
             #expect(try daemon.currentOrientation() == vector.expected.rawValue, "\(daemon.log)")

@@ -1,7 +1,8 @@
 import Foundation
 import OrientationCore
 
-/// Every scenario of reference §4 that separates a good classifier from a naive one, generated
+/// Every scenario that separates a good classifier from a naive one (docs/conventions.md, "The
+/// scenario corpus"), generated
 /// with seeded noise at 50 Hz, with the exact changes that must be published and when.
 /// Windows allow for the filter's lag, the settle time and the lockouts, no more.
 public enum Corpus {
