@@ -113,6 +113,7 @@ let package = Package(
         .testTarget(name: "OrientdHubTests", dependencies: [
             "OrientdHub", "OrientdProtocol", "OrientationCore",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
