@@ -164,9 +164,8 @@ struct Orientd: AsyncParsableCommand {
                     }
                 }
             }
-            // The others open in the background: an unreachable board must not hold up the
-            // main one, nor readiness.
-            for feed in feeds.dropFirst() { Task { _ = try? await feed.start() } }
+            // Only the main feed is started before readiness; the others start as services of
+            // the group: an unreachable board must not hold up the main one, nor readiness.
             _ = try await feeds[0].start()
         } catch {
             hotplug?.stop()
@@ -185,7 +184,9 @@ struct Orientd: AsyncParsableCommand {
             try Self.resolveSettings(configPath: path, required: required, flags: flags).0
         }
         let group = ServiceGroup(
-            services: [SensorService(feeds: feeds, hotplug: hotplug, notifier: notifier), server,
+            services: zip(sensors, feeds).enumerated().map { index, pair in
+                SampleFeedService(feed: pair.1, uri: pair.0.uri, startedAlready: index == 0, logger: logger)
+            } + [StoppingService(hotplug: hotplug, notifier: notifier), server,
                        SystemdStatusService(hub: hubs.main, clients: { server.connectedClients }, notifier: notifier),
                        SignalService(signals: signals, reloader: reloader, logger: logger)],
             gracefulShutdownSignals: [.sigterm, .sigint],

@@ -1,10 +1,32 @@
 import AccelerometerIO
+import Logging
 import ServiceLifecycle
 
-/// Keeps the sensor feeds (and the udev monitor that tells them of devices coming and going)
-/// running for the life of the daemon; on shutdown tells systemd orientd is stopping, and stops them.
-struct SensorService: Service {
-    let feeds: [any SampleFeed]
+/// Runs one sample feed for the life of the daemon: starts it, unless it was started before
+/// orientd said it was ready (the main one), and stops it on shutdown. A board that is never
+/// reached holds up nothing: its feed keeps trying on its own thread.
+struct SampleFeedService: Service {
+    let feed: any SampleFeed
+    let uri: String
+    let startedAlready: Bool
+    let logger: Logger
+
+    func run() async throws {
+        if !startedAlready {
+            do {
+                _ = try await feed.start()
+            } catch {
+                logger.error("cannot read \(uri): \(error); the other sensors are served on")
+            }
+        }
+        try? await gracefulShutdown()
+        feed.stop()
+    }
+}
+
+/// On shutdown, tells systemd orientd is stopping and stops the udev monitor. Listed after the
+/// feeds in the service group, so it is shut down before them.
+struct StoppingService: Service {
     let hotplug: HotplugMonitor?
     let notifier: SystemdNotifier
 
@@ -12,6 +34,5 @@ struct SensorService: Service {
         try? await gracefulShutdown()
         notifier.stopping()
         hotplug?.stop()
-        for feed in feeds { feed.stop() }
     }
 }

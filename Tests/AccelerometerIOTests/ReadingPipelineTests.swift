@@ -1,0 +1,84 @@
+@testable import AccelerometerIO
+import OrientationCore
+import Testing
+
+/// What readings mean for the hub, without a hub, a sensor or a clock.
+@Suite struct ReadingPipelineTests {
+    static let g = 9.80665
+    static let display = SensorInfo(id: "local:/accel_3d", uri: "local:", device: "accel_3d", location: .display,
+                                    mountMatrix: .identity, mountMatrixSource: "test", calibration: AccelerometerCalibration(x: AxisCalibration(), y: AxisCalibration(), z: AxisCalibration()), sysname: "iio:device0")
+    static let base = SensorInfo(id: "local:/accel_3d-base", uri: "local:", device: "accel_3d", location: .base,
+                                 mountMatrix: .identity, mountMatrixSource: "test", calibration: AccelerometerCalibration(x: AxisCalibration(), y: AxisCalibration(), z: AxisCalibration()), sysname: "iio:device1")
+
+    private func sample(_ x: Double, _ y: Double, _ z: Double, at time: Double) -> Reading {
+        .sample(AccelerometerSample(time: time, acceleration: Vector3(x, y, z)), device: Self.display.id)
+    }
+
+    private func changes(_ actions: [ReadingPipeline.Action]) -> [Orientation] {
+        actions.compactMap { if case .orientationChanged(let change) = $0 { change.orientation } else { nil } }
+    }
+
+    @Test func theFirstReadingDecidesAndEveryDisplayReadingEndsWithSensorRead() {
+        var pipeline = ReadingPipeline()
+        let opened = pipeline.handle(.opened([Self.display]), wantsAngles: false)
+        #expect(opened.first == .sensorPaused)
+        #expect(opened.contains(.sensorOpened([Self.display])))
+        let actions = pipeline.handle(sample(0, -Self.g, 0, at: 0), wantsAngles: false)
+        #expect(changes(actions) == [.portrait])
+        #expect(actions.last == .sensorRead)
+    }
+
+    @Test func anglesOnlyWhenSomeoneWantsThem() {
+        var pipeline = ReadingPipeline()
+        _ = pipeline.handle(.opened([Self.display]), wantsAngles: false)
+        let without = pipeline.handle(sample(0, -Self.g, 0, at: 0), wantsAngles: false)
+        #expect(!without.contains { if case .angles = $0 { true } else { false } })
+        let with = pipeline.handle(sample(0, -Self.g, 0, at: 0.04), wantsAngles: true)
+        #expect(with.contains { if case .angles = $0 { true } else { false } })
+    }
+
+    @Test func failingReadsAreReportedOnceHeldThenRecovered() {
+        var pipeline = ReadingPipeline()
+        _ = pipeline.handle(.opened([Self.display]), wantsAngles: false)
+        _ = pipeline.handle(sample(0, -Self.g, 0, at: 0), wantsAngles: false)
+        let error = SensorReadError.notANumber(attribute: "in_accel_x_raw", text: "abc")
+        let first = pipeline.handle(.failure(error, time: 0.04, device: Self.display.id), wantsAngles: false)
+        #expect(first == [.readingsFailing(error: "\(error)", holding: .portrait), .sensorRead])
+        let second = pipeline.handle(.failure(error, time: 0.08, device: Self.display.id), wantsAngles: false)
+        #expect(second == [.sensorRead], "one log line, the orientation held")
+        let back = pipeline.handle(sample(0, -Self.g, 0, at: 0.54), wantsAngles: false)
+        #expect(back.first == .readingsRecovered(failures: 2, after: 0.5))
+    }
+
+    @Test func losingTheSensorForgetsTheOrientationSoTheNextOneIsAnnounced() {
+        var pipeline = ReadingPipeline()
+        _ = pipeline.handle(.opened([Self.display]), wantsAngles: false)
+        _ = pipeline.handle(sample(0, -Self.g, 0, at: 0), wantsAngles: false)
+        let lost = pipeline.handle(.lost(reason: "iio:device0 was removed"), wantsAngles: false)
+        #expect(lost.first == .sensorLost(reason: "iio:device0 was removed"))
+        _ = pipeline.handle(.opened([Self.display]), wantsAngles: false)
+        #expect(changes(pipeline.handle(sample(0, -Self.g, 0, at: 5), wantsAngles: false)) == [.portrait])
+    }
+
+    @Test func theBaseFeedsTheHingeAndNeverTheOrientation() {
+        var pipeline = ReadingPipeline()
+        let opened = pipeline.handle(.opened([Self.display, Self.base]), wantsAngles: false)
+        #expect(opened.contains(.hinge(TabletModeDetector.State(problem: "waiting for readings"))))
+        let base = pipeline.handle(.sample(AccelerometerSample(time: 0, acceleration: Vector3(-Self.g, 0, 0)), device: Self.base.id), wantsAngles: true)
+        #expect(changes(base).isEmpty)
+        #expect(!base.contains(.sensorRead), "only the display's readings make the hub fresh")
+        let unknown = pipeline.handle(.sample(AccelerometerSample(time: 0, acceleration: Vector3(0, Self.g, 0)), device: "ip:192.0.2.1/other"), wantsAngles: true)
+        #expect(unknown.isEmpty)
+    }
+
+    @Test func newSettingsKeepTheOrientationDecided() {
+        var pipeline = ReadingPipeline()
+        _ = pipeline.handle(.opened([Self.display]), wantsAngles: false)
+        _ = pipeline.handle(sample(0, -Self.g, 0, at: 0), wantsAngles: false)
+        var settings = ClassifierSettings()
+        settings.settleMs = 500
+        pipeline.adopt(settings)
+        #expect(pipeline.orientation == .portrait)
+        #expect(pipeline.settings.settleMs == 500)
+    }
+}
