@@ -159,10 +159,10 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         let available = (try? context.attributeFile("sampling_frequency_available", on: device))
             .map(SamplingFrequency.parseAvailable) ?? []
         guard let raised = SamplingFrequency.raised(current: current, available: available) else { return }
-        let value = SamplingFrequency.format(raised)
+        let value = formatDecimal(raised)
         do {
             try context.writeDeviceAttribute("sampling_frequency", value: value, on: device)
-            logger.info("raised sampling_frequency of \(device.id) from \(SamplingFrequency.format(current)) to \(value) Hz")
+            logger.info("raised sampling_frequency of \(device.id) from \(formatDecimal(current)) to \(value) Hz")
         } catch {
             logger.warning("\(error); the sensor may update slower than orientd polls")
         }

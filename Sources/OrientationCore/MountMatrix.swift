@@ -44,15 +44,9 @@ public struct MountMatrix: Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        rows.map { "\(Self.format($0.x)), \(Self.format($0.y)), \(Self.format($0.z))" }.joined(separator: "; ")
+        rows.map { "\(formatDecimal($0.x)), \(formatDecimal($0.y)), \(formatDecimal($0.z))" }.joined(separator: "; ")
     }
 
-    /// One entry as `init(parsing:)` reads it back: whole numbers without a point ("-1", and "0"
-    /// for -0), others in Swift's shortest exact form ("0.5", "1e+19"). Any Double is safe here:
-    /// only whole numbers that an Int holds exactly go through Int.
-    static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 0x1p53 ? String(Int(value)) : String(value)
-    }
 }
 
 public enum MountMatrixError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -68,7 +62,7 @@ public enum MountMatrixError: Error, Equatable, Sendable, CustomStringConvertibl
         case .notANumber(let cell): return "'\(cell)' is not a number"
         case .zeroRow(let row): return "row \(row) is all zeros"
         case .outOfRange(let cell):
-            return "'\(cell)' is beyond ±\(MountMatrix.format(MountMatrix.largestEntry)), not the entry of a rotation"
+            return "'\(cell)' is beyond ±\(formatDecimal(MountMatrix.largestEntry)), not the entry of a rotation"
         }
     }
 }

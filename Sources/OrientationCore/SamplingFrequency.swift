@@ -15,9 +15,4 @@ public enum SamplingFrequency {
     public static func parseAvailable(_ text: String) -> [Double] {
         text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).compactMap { parseDecimal($0) }
     }
-
-    /// Formats a frequency the way sysfs takes it, independent of locale ("12", "12.5").
-    public static func format(_ frequency: Double) -> String {
-        frequency == frequency.rounded() ? String(Int(frequency)) : String(frequency)
-    }
 }

@@ -49,13 +49,13 @@ extension DaemonSettings {
         let pollMs = 1000 / rate
         var problems: [String] = []
         if classifier.filterResetGapMs <= 2 * pollMs {
-            problems.append("filter-reset-gap-ms (\(SettingKey.format(classifier.filterResetGapMs))) must be longer than two polls at rate \(SettingKey.format(rate)) (\(SettingKey.format(2 * pollMs)) ms), or every sample restarts the filter")
+            problems.append("filter-reset-gap-ms (\(formatDecimal(classifier.filterResetGapMs))) must be longer than two polls at rate \(formatDecimal(rate)) (\(formatDecimal(2 * pollMs)) ms), or every sample restarts the filter")
         }
         if classifier.staleAfterMs <= 2 * pollMs {
-            problems.append("stale-after-ms (\(SettingKey.format(classifier.staleAfterMs))) must be longer than two polls at rate \(SettingKey.format(rate)) (\(SettingKey.format(2 * pollMs)) ms), or one slow read makes the orientation unknown")
+            problems.append("stale-after-ms (\(formatDecimal(classifier.staleAfterMs))) must be longer than two polls at rate \(formatDecimal(rate)) (\(formatDecimal(2 * pollMs)) ms), or one slow read makes the orientation unknown")
         }
         if classifier.swingWindowMs < pollMs {
-            problems.append("swing-window-ms (\(SettingKey.format(classifier.swingWindowMs))) must be at least one poll at rate \(SettingKey.format(rate)) (\(SettingKey.format(pollMs)) ms), or no swing is ever seen")
+            problems.append("swing-window-ms (\(formatDecimal(classifier.swingWindowMs))) must be at least one poll at rate \(formatDecimal(rate)) (\(formatDecimal(pollMs)) ms), or no swing is ever seen")
         }
         return problems.map { ConfigurationProblem(origin: "configuration", line: nil, reason: $0) }
     }

@@ -207,7 +207,7 @@ extension SettingKey {
         get: @escaping @Sendable (DaemonSettings) -> Double,
         set: @escaping @Sendable (inout DaemonSettings, Double) -> Void
     ) -> SettingKey {
-        let bounds = "\(format(range.lowerBound)) to \(format(range.upperBound))"
+        let bounds = "\(formatDecimal(range.lowerBound)) to \(formatDecimal(range.upperBound))"
         return SettingKey(
             name: name, section: section, summary: summary, accepts: "\(unit), \(bounds)",
             store: { text, settings in
@@ -217,18 +217,10 @@ extension SettingKey {
                 set(&settings, value)
                 return nil
             },
-            read: { SettingText(text: format(get($0)), isString: false) })
+            read: { SettingText(text: formatDecimal(get($0)), isString: false) })
     }
 
-    /// One number grammar for every key: plain decimals ("25", "12.5", "-3", "1e3"), nothing
-    /// else: no hex, no "inf" or "nan", no spaces.
-    static func decimalNumber(_ text: String) -> Double? {
-        guard text.wholeMatch(of: /[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?/) != nil else { return nil }
-        return Double(text).flatMap { $0.isFinite ? $0 : nil }
-    }
-
-    /// Numbers as a person writes them: 100, not 100.0; 22.5 stays 22.5.
-    static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
+    /// orientd's one number grammar (`parseDecimal`): plain decimals ("25", "12.5", "-3",
+    /// "1e3"), nothing else: no hex, no "inf" or "nan".
+    static func decimalNumber(_ text: String) -> Double? { parseDecimal(text) }
 }

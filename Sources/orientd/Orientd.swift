@@ -207,7 +207,7 @@ extension Orientd {
         return SensorPoller(rate: rate, demand: demand, heartbeat: heartbeat, logger: logger, open: {
             let sensors = try IIOAccelerometer.openAll(uri: uri, configured: configured, logger: logger)
             for info in sensors.map(\.info) {
-                logger.info("reading \(info.device) at \(info.uri) (\(info.location), id \(info.id)) \(rate == rate.rounded() ? String(Int(rate)) : String(rate)) times a second; mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")
+                logger.info("reading \(info.device) at \(info.uri) (\(info.location), id \(info.id)) \(formatDecimal(rate)) times a second; mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")
             }
             return sensors
         }, onReading: onReading)

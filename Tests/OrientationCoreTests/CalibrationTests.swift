@@ -23,12 +23,14 @@ import Testing
 
     @Test("sysfs numbers parse", arguments: [
         ("523", 523.0), ("-25.6\n", -25.6), ("0.000010", 0.00001), (" 12.500000 ", 12.5), ("1e-3", 0.001), ("+3", 3),
+        (".5", 0.5), ("5.", 5), ("1E+2", 100),
     ])
     func parsesNumbers(text: String, value: Double) {
         #expect(parseDecimal(text) == value)
     }
 
-    @Test("garbage is not a number", arguments: ["abc", "", "\n", "nan", "inf", "0x10", "1,5", "12abc"])
+    @Test("garbage is not a number", arguments: ["abc", "", "\n", "nan", "inf", "0x10", "1,5", "12abc",
+                                                   "1-2", "+-1", "1e", "e5", ".", "-", "1..2", "1e2.5", "1 2", "1e400"])
     func rejectsGarbage(text: String) {
         #expect(parseDecimal(text) == nil)
     }
@@ -60,8 +62,8 @@ import Testing
 
     @Test func raisesToTenWithoutAList() {
         #expect(SamplingFrequency.raised(current: 5.2, available: []) == 10)
-        #expect(SamplingFrequency.format(10) == "10")
-        #expect(SamplingFrequency.format(12.5) == "12.5")
+        #expect(formatDecimal(10) == "10")
+        #expect(formatDecimal(12.5) == "12.5")
     }
 
     @Test func leavesFastEnoughSensorsAlone() {
@@ -125,5 +127,16 @@ import Testing
             try AxisCalibration.offset(fromAttribute: "4294967297")
         }
         #expect(throws: CalibrationValueError(text: "nan", reason: "not a number")) { try AxisCalibration.offset(fromAttribute: "nan") }
+    }
+}
+
+/// orientd's one way to write a number, for logs, the config file and sysfs.
+@Suite struct DecimalFormattingTests {
+    @Test("numbers are written as they read back", arguments: [
+        (100.0, "100"), (22.5, "22.5"), (-0.0, "0"), (-3, "-3"), (1e19, "1e+19"), (0.000125, "0.000125"),
+    ])
+    func formats(value: Double, text: String) {
+        #expect(formatDecimal(value) == text)
+        #expect(parseDecimal(text) == value)
     }
 }

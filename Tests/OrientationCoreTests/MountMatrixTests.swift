@@ -72,8 +72,8 @@ import Testing
         (1000, "1000"), (0.7071, "0.7071"), (0x1p53, "9007199254740992.0"), (Double.greatestFiniteMagnitude, "1.7976931348623157e+308"),
     ])
     func formatsEntries(value: Double, text: String) {
-        #expect(MountMatrix.format(value) == text)
-        #expect(parseDecimal(MountMatrix.format(value)) == value)
+        #expect(formatDecimal(value) == text)
+        #expect(parseDecimal(formatDecimal(value)) == value)
     }
 
     @Test func describesAMatrixAsItIsParsed() throws {
