@@ -52,7 +52,7 @@ let package = Package(
 
         // The config file (YAML, read with Yams) and the table of every setting it and the flags share.
         .target(name: "OrientdConfiguration", dependencies: [
-            "OrientationCore", "Yams",
+            "AccelerometerIO", "OrientationCore", "Yams",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -118,7 +118,7 @@ let package = Package(
             .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
-        .testTarget(name: "OrientdConfigurationTests", dependencies: ["OrientdConfiguration", "OrientationCore"]),
+        .testTarget(name: "OrientdConfigurationTests", dependencies: ["AccelerometerIO", "OrientdConfiguration", "OrientationCore"]),
         .testTarget(name: "OrientdIntegrationTests", dependencies: [
             "EmulatedSensor", "OrientdClient", "OrientdProtocol", "OrientationCore", "ProcessHarness", "ScenarioCorpus",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -1,3 +1,4 @@
+import AccelerometerIO
 import OrientationCore
 import Yams
 

@@ -1,3 +1,4 @@
+import AccelerometerIO
 import OrientationCore
 
 /// Writes settings as a commented config file: `orientd --print-config` prints it, and the sample

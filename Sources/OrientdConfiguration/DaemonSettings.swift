@@ -1,4 +1,5 @@
 import Logging
+import AccelerometerIO
 import OrientationCore
 
 /// Everything orientd can be told, from the config file or from flags: where to read, where to

@@ -1,4 +1,5 @@
 import Foundation
+import AccelerometerIO
 import OrientationCore
 import OrientdConfiguration
 import Testing

@@ -1,3 +1,4 @@
+import OrientationCore
 
 /// What the config file says about one accelerometer that cannot say it itself (a remote board
 /// has no udev hwdb on orientd's side): its mount matrix and where it sits. Keyed in `devices:`
