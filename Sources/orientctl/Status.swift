@@ -38,39 +38,3 @@ struct Status: ParsableCommand {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }
-
-struct Lock: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Lock the rotation: freeze the interface orientation for every client.",
-        discussion: """
-            Device orientation events go on; interfaceOrientationDidChange events stop until \
-            'orientctl unlock'. The lock survives a restart of orientd. Only root and members of \
-            orientd's lock-group may change it.
-            """)
-
-    @OptionGroup var options: ConnectionOptions
-
-    func run() throws { try setLock(.lock, options: options) }
-}
-
-struct Unlock: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Unlock the rotation: interfaces follow the device again.",
-        discussion: "Only root and members of orientd's lock-group may change the lock.")
-
-    @OptionGroup var options: ConnectionOptions
-
-    func run() throws { try setLock(.unlock, options: options) }
-}
-
-private func setLock(_ method: Method, options: ConnectionOptions) throws {
-    let (result, json) = try options.call(method, as: LockResult.self)
-    if options.json {
-        Output.line(ConnectionOptions.json(json))
-        return
-    }
-    Output.line(method == .lock ? "rotation locked" : "rotation unlocked")
-    if !result.persisted {
-        Output.error("orientctl: warning: orientd could not save the lock; it holds until orientd restarts (see its log)")
-    }
-}

@@ -1,0 +1,12 @@
+import ArgumentParser
+import OrientdProtocol
+
+struct Unlock: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Unlock the rotation: interfaces follow the device again.",
+        discussion: "Only root and members of orientd's lock-group may change the lock.")
+
+    @OptionGroup var options: ConnectionOptions
+
+    func run() throws { try setLock(.unlock, options: options) }
+}
