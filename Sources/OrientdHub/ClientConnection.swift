@@ -15,9 +15,11 @@ final class ClientConnection: ChannelDuplexHandler, @unchecked Sendable {
     /// How long a request waits for the sleeping sensor before it is answered with what is known.
     static let freshnessTimeout: TimeAmount = .seconds(1)
     /// Requests are answered only while the client reads its replies (and one at a time while one
-    /// waits for the sensor); meanwhile reading stops, so what queues is at most one read of
-    /// 8 KiB (HubServer sets the read size). More than this closes the connection.
-    static let queuedBytesLimit = 64 * 1024
+    /// waits for the sensor); meanwhile reading stops, so what queues is at most one read
+    /// (HubServer's largest) and the line it ended in. More closes the connection: only a client
+    /// that sent far ahead and then closed its input (the kernel then hands over all it holds)
+    /// gets there.
+    static let queuedBytesLimit = HubServer.largestRead + Wire.maximumRequestLength
 
     /// A request answered once the sensor has read afresh.
     private enum AnswerAfterReading {
@@ -120,6 +122,14 @@ final class ClientConnection: ChannelDuplexHandler, @unchecked Sendable {
         context.fireChannelWritabilityChanged()
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .inputClosed? = event as? ChannelEvent {
+            machine.inputClosed()
+            act()
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         if error is BoundedLineDecoder.LineTooLong {
             logger.notice("closing a client whose request line is longer than \(Wire.maximumRequestLength) bytes")
@@ -161,6 +171,10 @@ final class ClientConnection: ChannelDuplexHandler, @unchecked Sendable {
                     context: context)
             case .closeForFlooding:
                 logger.notice("closing a client that queued more than \(Self.queuedBytesLimit) bytes of requests without reading the replies")
+                context.close(promise: nil)
+            case .endOfInput:
+                // Answered; a client gone altogether looks the same as one that only ended its
+                // input, and must not hold the sensor awake: close.
                 context.close(promise: nil)
             }
         }
@@ -352,6 +366,12 @@ final class ClientConnection: ChannelDuplexHandler, @unchecked Sendable {
     }
 
     private func send(_ message: some Encodable, context: ChannelHandlerContext) {
-        context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: Wire.line(message))), promise: nil)
+        let written = context.eventLoop.makePromise(of: Void.self)
+        let connection = NIOLoopBound(self, eventLoop: context.eventLoop)
+        written.futureResult.whenFailure { _ in
+            connection.value.machine.writeFailed()
+            connection.value.context?.close(promise: nil)
+        }
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: Wire.line(message))), promise: written)
     }
 }

@@ -13,7 +13,10 @@ import NIOCore
 /// - nothing more is read from the client while any request is unanswered (a read is held back,
 ///   not refused), so what queues is bounded by one read;
 /// - an over-long line is answered with `request-too-long` after the requests before it, then the
-///   connection closes; so does a client that queues more than `queuedBytesLimit`.
+///   connection closes; so does a client that queues more than `queuedBytesLimit`;
+/// - a client that ends its input (half-closes, or closes) has the requests it sent answered,
+///   then `endOfInput` says so and the connection closes;
+/// - once a reply could not be written the client is gone: nothing more is answered.
 struct ConnectionStateMachine {
     enum State: Equatable {
         /// The peer's credentials are being read; nothing is answered yet.
@@ -39,6 +42,8 @@ struct ConnectionStateMachine {
         case closeForOverlongLine
         /// The client sent more than it reads: close without a word (it does not read).
         case closeForFlooding
+        /// The client ended its input and every request it sent is answered.
+        case endOfInput
     }
 
     let queuedBytesLimit: Int
@@ -50,6 +55,8 @@ struct ConnectionStateMachine {
     /// What to say (or do) once, on the way out, while closing.
     private var farewell: Action?
     private var overlongLineSeen = false
+    private var inputEnded = false
+    private var endOfInputDue = false
     private var readHeldBack = false
 
     init(queuedBytesLimit: Int) {
@@ -84,6 +91,19 @@ struct ConnectionStateMachine {
         overlongLineSeen = true
     }
 
+    /// The client half-closed: nothing more will come.
+    mutating func inputClosed() {
+        guard !inputEnded else { return }
+        inputEnded = true
+        endOfInputDue = true
+    }
+
+    /// A reply could not be written: the client is gone, answering the rest would be wasted.
+    mutating func writeFailed() {
+        guard state != .closed else { return }
+        close(with: nil)
+    }
+
     /// The channel asks for more to read; `nextAction` answers `.read` when it may go through.
     mutating func readRequested() {
         readHeldBack = true
@@ -111,6 +131,7 @@ struct ConnectionStateMachine {
         readHeldBack = false
         helloDue = false
         farewell = nil
+        endOfInputDue = false
     }
 
     // MARK: Actions
@@ -135,10 +156,14 @@ struct ConnectionStateMachine {
                 return .answer(line)
             }
             if queue.isEmpty, overlongLineSeen {
-                close(with: nil)
-                return .closeForOverlongLine
+                close(with: .closeForOverlongLine)
+                return nextAction()
             }
-            if queue.isEmpty, readHeldBack {
+            if queue.isEmpty, endOfInputDue {
+                endOfInputDue = false
+                return .endOfInput
+            }
+            if queue.isEmpty, readHeldBack, !inputEnded {
                 readHeldBack = false
                 return .read
             }

@@ -27,6 +27,8 @@ public struct HubServer: Service {
     /// Connections the kernel holds for orientd before it accepts them: as many as it allows, so
     /// a burst of clients (a desktop session starting) is not refused.
     static let backlog = Int32(SOMAXCONN)
+    /// The most one read from a client takes in.
+    static let largestRead = 8 * 1024
 
     /// Binds the socket (readable and writable by every local user); clients that connect wait in
     /// the backlog until `run()`, so none is greeted before the first reading, nor before the
@@ -51,7 +53,10 @@ public struct HubServer: Service {
             // (ClientConnection); starting small, as each channel keeps its buffer (10 000 clients
             // at a fixed 8 KiB cost 60 MiB more than at 512 bytes).
             .childChannelOption(.maxMessagesPerRead, value: 1)
-            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 8 * 1024))
+            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: Self.largestRead))
+            // A client may end its input after its requests (`echo … | socat`): they are still
+            // answered, then the connection closes (ClientConnection), where NIO would close at once.
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
             // And a small kernel buffer: 10 000 clients at the default 208 KiB could pin 2 GiB.
             .childChannelOption(.socketOption(.so_sndbuf), value: 32 * 1024)
             .childChannelInitializer { channel in

@@ -37,6 +37,37 @@ import Testing
         #expect(try next.received().last?.id == .integer(4))
     }
 
+    /// A client gone before the kernel says so: after one reply fails, nothing more is encoded
+    /// for it (a flood of requests drained at its close once cost every other client seconds).
+    @Test func afterAFailedReplyNothingMoreIsAnswered() throws {
+        let harness = HubHarness()
+        harness.sensorReads(.portrait)
+        let client = try harness.connect()
+        _ = try client.received()
+        client.socket.failWrites = true
+        let writesBefore = client.socket.writes
+        try client.send(String(repeating: #"{"id":1,"method":"status"}"# + "\n", count: 100))
+        #expect(client.socket.writes == writesBefore + 1)
+        #expect(!client.isOpen)
+    }
+
+    /// A client that ends its input after its requests (`echo … | socat`) is answered, then closed.
+    @Test func aClientThatEndsItsInputIsAnsweredThenClosed() throws {
+        let harness = HubHarness()
+        harness.sensorReads(.portrait)
+        harness.hub.sensorPaused()
+        let client = try harness.connect()
+        _ = try client.received()
+        try client.send(#"{"id":1,"method":"get"}"# + "\n" + #"{"id":2,"method":"ping"}"# + "\n")
+        client.channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        harness.loop.run()
+        #expect(client.isOpen, "the get still waits for its reading")
+        harness.hub.sensorRead(at: harness.now)
+        harness.loop.run()
+        #expect(try client.received().map(\.id) == [.integer(1), .integer(2)])
+        #expect(!client.isOpen)
+    }
+
     @Test func aClientGoneWhileItsGetWaitsForTheSensor() throws {
         let harness = HubHarness()
         harness.sensorReads(.portrait)

@@ -107,3 +107,35 @@ import Testing
         #expect(drain(&machine) == [])
     }
 }
+
+@Suite struct ConnectionEndingTests {
+    private func line(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
+
+    @Test func aClientThatEndsItsInputHasItsRequestsAnsweredFirst() {
+        var machine = ConnectionStateMachine(queuedBytesLimit: 1000)
+        machine.admitted()
+        machine.received(line("lock"))
+        #expect(machine.nextAction() == .sendHello)
+        #expect(machine.nextAction() == .answer(line("lock")))
+        machine.answerPending()
+        machine.received(line("ping"))
+        machine.inputClosed()
+        machine.readRequested()
+        #expect(machine.nextAction() == nil)
+        machine.answerSent()
+        #expect(machine.nextAction() == .answer(line("ping")))
+        #expect(machine.nextAction() == .endOfInput)
+        #expect(machine.nextAction() == nil, "no read after the end of input")
+    }
+
+    @Test func afterAFailedWriteNothingIsAnswered() {
+        var machine = ConnectionStateMachine(queuedBytesLimit: 1000)
+        machine.admitted()
+        machine.received(line("a"))
+        machine.received(line("b"))
+        #expect(machine.nextAction() == .sendHello)
+        machine.writeFailed()
+        #expect(machine.nextAction() == nil)
+        #expect(machine.queuedRequests == 0)
+    }
+}

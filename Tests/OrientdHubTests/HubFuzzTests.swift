@@ -43,6 +43,7 @@ import Testing
         harness.sensorReads(.portrait)
         var clients: [FuzzClient] = []
         var nextID: Int64 = 1
+        var replies = 0
         let steps = 2500
 
         for step in 0..<steps {
@@ -110,7 +111,7 @@ import Testing
             }
             harness.loop.run()
             clients.removeAll { !$0.client.isOpen }
-            for fuzz in clients { try checkReplies(of: fuzz) }
+            for fuzz in clients { replies += try checkReplies(of: fuzz) }
             try checkCounts(harness, clients)
         }
 
@@ -119,9 +120,11 @@ import Testing
         harness.hub.sensorRead(at: harness.now)
         harness.loop.advanceTime(by: .seconds(2))
         for fuzz in clients {
-            try checkReplies(of: fuzz)
+            replies += try checkReplies(of: fuzz)
             #expect(fuzz.unanswered.isEmpty, "requests never answered: \(fuzz.unanswered)")
         }
+        // The run must have exercised the hub, not closed every client at once.
+        #expect(replies > 1000, "only \(replies) replies checked")
         clients.removeAll { !$0.client.isOpen }
         try checkCounts(harness, clients)
         for fuzz in clients { try fuzz.client.channel.close().wait() }
@@ -133,12 +136,15 @@ import Testing
         try fuzz.client.channel.writeInbound(ByteBuffer(bytes: bytes))
     }
 
-    /// Each reply answers the oldest unanswered request; events may come between them.
-    private func checkReplies(of fuzz: FuzzClient) throws {
+    /// Each reply answers the oldest unanswered request; events may come between them. Returns
+    /// how many replies were checked.
+    private func checkReplies(of fuzz: FuzzClient) throws -> Int {
+        var checked = 0
         for line in try fuzz.client.received() {
             if line["event"] != nil { continue }
             let expected = try #require(fuzz.unanswered.first, "a reply to nothing: \(line)")
             fuzz.unanswered.removeFirst()
+            checked += 1
             switch expected {
             case -2: #expect(line.errorCode == "request-too-long")
             case -1: #expect(line.errorCode != nil, "junk got \(line)")
@@ -149,6 +155,7 @@ import Testing
                 }
             }
         }
+        return checked
     }
 
     private func checkCounts(_ harness: HubHarness, _ clients: [FuzzClient]) throws {

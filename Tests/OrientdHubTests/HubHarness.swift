@@ -64,7 +64,10 @@ final class SocketStandIn: ChannelOutboundHandler, @unchecked Sendable {
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
     var reads = 0
+    var writes = 0
     var closeOnNextWrite = false
+    /// Every write fails (the peer is gone) but the channel stays open until someone closes it.
+    var failWrites = false
 
     func read(context: ChannelHandlerContext) {
         reads += 1
@@ -72,6 +75,11 @@ final class SocketStandIn: ChannelOutboundHandler, @unchecked Sendable {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        writes += 1
+        if failWrites {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
         guard closeOnNextWrite else {
             context.write(data, promise: promise)
             return

@@ -85,6 +85,19 @@ extension IntegrationTests {
             #expect(daemon.process.isRunning)
         }
 
+        /// A client that ends its input after its requests (`echo … | socat`, shutdown(SHUT_WR))
+        /// still gets every reply, the lock's included, before orientd closes the connection.
+        @Test func aClientThatEndsItsInputGetsItsReplies() throws {
+            let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard(.portrait))
+            let connection = try rawConnection(to: daemon)
+            _ = try connection.readJSON()
+            try connection.send(#"{"id":1,"method":"get"}"# + "\n" + #"{"id":2,"method":"ping"}"#)
+            #expect(shutdown(connection.descriptor, Int32(SHUT_WR)) == 0)
+            #expect(try connection.readJSON()?["result"]?["orientation"] == .string("portrait"))
+            #expect(try connection.readJSON()?["id"] == .integer(2))
+            #expect(try connection.readJSON() == nil, "then orientd closes")
+        }
+
         /// Issue 13, D10: `get`s sent while orientd was stopped (SIGSTOP) were answered at SIGCONT
         /// with the orientation from before the stop; the answer must come from a new reading.
         @Test func aGetSentWhileOrientdWasStoppedIsAnsweredAfresh() throws {
