@@ -29,6 +29,8 @@ public final class OrientationHub: Sendable {
         /// When the sensor was last read (on the hub's clock): a reading older than `staleAfter`
         /// is not trusted either (the daemon was stopped, the machine suspended, a read hung).
         var lastReading: NIODeadline?
+        /// How old a reading may be and still answer a request.
+        var staleAfter: TimeAmount
         var freshnessWaiters: [Int: @Sendable (Int) -> Void] = [:]
         var nextWaiter = 0
         /// The sensor open now, or the last one (`available` false once lost); nil before any.
@@ -40,7 +42,7 @@ public final class OrientationHub: Sendable {
         var hinge = TabletModeDetector.State(problem: HubUpdate.noHingeYet)
         var hingeChangedAt = Date().timeIntervalSince1970
 
-        func isFresh(at now: NIODeadline, staleAfter: TimeAmount) -> Bool {
+        func isFresh(at now: NIODeadline) -> Bool {
             guard sensorAvailable else { return true }
             guard !paused, let lastReading else { return false }
             return now - lastReading <= staleAfter
@@ -87,8 +89,6 @@ public final class OrientationHub: Sendable {
     let lockPolicy: LockPolicy
     private let lockStore: RotationLockStore?
     private let demand: (any SensorDemand)?
-    /// How old a reading may be and still answer a request.
-    private let staleAfter: TimeAmount
     private let logger: Logger
     private let startedAt = NIODeadline.now()
     private let state: NIOLockedValueBox<State>
@@ -104,12 +104,12 @@ public final class OrientationHub: Sendable {
     public init(serverName: String, lockPolicy: LockPolicy, lockStore: RotationLockStore?,
                 demand: (any SensorDemand)?, staleAfter: Double = 0.5, logger: Logger) {
         self.serverName = serverName
-        self.staleAfter = .nanoseconds(Int64(staleAfter * 1e9))
+
         self.lockPolicy = lockPolicy
         self.lockStore = lockStore
         self.demand = demand
         self.logger = logger
-        var initial = State()
+        var initial = State(staleAfter: Self.timeAmount(seconds: staleAfter))
         var saved: RotationLock?
         if let lockStore {
             saved = lockStore.load(logger: logger)
@@ -157,6 +157,16 @@ public final class OrientationHub: Sendable {
                 for subscription in onThatLoop.values { subscription.receive(sample) }
             }
         }
+    }
+
+    /// How old (seconds) a reading may be for a request to be answered at once, from now on (the
+    /// classifier's settings were reloaded).
+    public func setStaleAfter(_ seconds: Double) {
+        state.withLockedValue { $0.staleAfter = Self.timeAmount(seconds: seconds) }
+    }
+
+    private static func timeAmount(seconds: Double) -> TimeAmount {
+        .nanoseconds(Int64(min(seconds, 1e9) * 1e9))
     }
 
     /// The sensor went to sleep: what the hub holds may go stale.
@@ -224,7 +234,7 @@ public final class OrientationHub: Sendable {
     /// seconds, as after a `get`.
     func waitForFreshness(now: NIODeadline, _ whenFresh: @escaping @Sendable (Int) -> Void) -> Int? {
         let ticket: Int? = state.withLockedValue { state in
-            guard !state.isFresh(at: now, staleAfter: staleAfter) else { return nil }
+            guard !state.isFresh(at: now) else { return nil }
             state.nextWaiter += 1
             state.freshnessWaiters[state.nextWaiter] = whenFresh
             return state.nextWaiter

@@ -73,6 +73,11 @@ public struct RotationLockStore: Sendable {
             logger.warning("ignoring the rotation-lock state in \(path): it is not a regular file; starting unlocked")
             return nil
         }
+        // In a sticky directory another user may have planted the file: only orientd's own counts.
+        guard status.st_uid == geteuid() || status.st_uid == 0 else {
+            logger.warning("ignoring the rotation-lock state in \(path): it belongs to uid \(status.st_uid), not to orientd's user; starting unlocked, the next lock or unlock replaces it")
+            return nil
+        }
         guard status.st_size <= Self.maximumBytes else {
             logger.warning("ignoring the rotation-lock state in \(path): it is not valid (\(status.st_size) bytes, far more than a state file holds); starting unlocked, the next lock or unlock rewrites it")
             return nil

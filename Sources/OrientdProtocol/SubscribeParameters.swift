@@ -12,6 +12,9 @@ public struct SubscribeParameters: Equatable, Sendable {
     public var orientations: Set<Orientation> = Set(Orientation.allCases)
     public var supportedInterfaceOrientations: [InterfaceOrientation] = [.portrait, .landscapeLeft, .landscapeRight, .portraitUpsideDown]
     public var angleRate: Double?
+    /// One sample every 100 s: below that, nobody is watching angles (and 1e-320 would make the
+    /// interval between samples infinite).
+    public static let slowestAngleRate = 0.01
 
     public init() {}
 
@@ -33,8 +36,8 @@ public struct SubscribeParameters: Equatable, Sendable {
         switch parameters["angleRate"] {
         case nil: break
         case .integer(let rate) where rate > 0: angleRate = Double(rate)
-        case .number(let rate) where rate > 0 && rate.isFinite: angleRate = rate
-        default: throw Self.invalid("\"angleRate\" must be a number of samples per second above 0")
+        case .number(let rate) where rate >= Self.slowestAngleRate && rate.isFinite: angleRate = rate
+        default: throw Self.invalid("\"angleRate\" must be a number of samples per second, at least \(Self.slowestAngleRate)")
         }
     }
 

@@ -20,12 +20,17 @@ final class OrientationPipeline: @unchecked Sendable {
     private let logger: Logger
     /// Polls per second, for the sensor's status.
     private let rate: Double
+    /// How old a reading may be for the hub to answer with it, for given classifier settings.
+    private let staleAfter: @Sendable (ClassifierSettings) -> Double
 
-    init(hub: OrientationHub, settings: ClassifierSettings = ClassifierSettings(), rate: Double, logger: Logger) {
+    init(hub: OrientationHub, settings: ClassifierSettings = ClassifierSettings(), rate: Double,
+         staleAfter: @escaping @Sendable (ClassifierSettings) -> Double, logger: Logger) {
         state = ReadingPipeline(settings: settings)
         self.hub = hub
         self.rate = rate
+        self.staleAfter = staleAfter
         self.logger = logger
+        hub.setStaleAfter(staleAfter(settings))
     }
 
     /// New classifier constants from a reloaded config, from any thread: taken before the next
@@ -38,6 +43,7 @@ final class OrientationPipeline: @unchecked Sendable {
     @Sendable func handle(_ reading: Reading) {
         if let settings = newSettings.withLockedValue({ settings in defer { settings = nil }; return settings }) {
             state.adopt(settings)
+            hub.setStaleAfter(staleAfter(settings))
         }
         for action in state.handle(reading, wantsAngles: hub.wantsAngles) {
             perform(action)

@@ -125,8 +125,7 @@ struct Orientd: AsyncParsableCommand {
                 lockPolicy: LockPolicy(groupName: settings.lockGroup, logger: logger),
                 // A replay is an experiment: it keeps the rotation lock only where --state-file says.
                 lockStore: index == 0 && (replay == nil || daemonFlags.stateFile != nil) ? RotationLockStore(path: settings.stateFile) : nil,
-                demand: demand.map(PollerDemand.init), staleAfter: Self.staleAfter(settings, replaying: replay != nil),
-                logger: logger)
+                demand: demand.map(PollerDemand.init), logger: logger)
             return (uri: uri, demand: demand, hub: hub)
         }
         let hubs = DeviceHubs(sensors.map { DeviceHubs.Entry(uri: $0.uri, hub: $0.hub) })
@@ -151,7 +150,9 @@ struct Orientd: AsyncParsableCommand {
         var pipelines: [OrientationPipeline] = []
         do {
             for (index, sensor) in sensors.enumerated() {
-                let pipeline = OrientationPipeline(hub: sensor.hub, settings: settings.classifier, rate: settings.rate, logger: logger)
+                let (rate, replaying) = (settings.rate, replay != nil)
+                let pipeline = OrientationPipeline(hub: sensor.hub, settings: settings.classifier, rate: rate,
+                                                   staleAfter: { Self.staleAfter($0, rate: rate, replaying: replaying) }, logger: logger)
                 pipelines.append(pipeline)
                 let feed = try makeFeed(uri: sensor.uri, rate: settings.rate, configured: settings.devices, demand: sensor.demand,
                                         heartbeat: index == 0 ? heartbeat : nil, onReading: pipeline.handle, logger: logger)
@@ -218,8 +219,8 @@ extension Orientd {
     /// How old the last reading may be (seconds) for a request to be answered at once: as long
     /// as the classifier's filter remembers (after a longer gap the next reading decides afresh),
     /// and at least a few polls. A replay's last reading stays the truth once the trace has ended.
-    static func staleAfter(_ settings: DaemonSettings, replaying: Bool) -> Double {
-        replaying ? 86_400 : max(settings.classifier.filterResetGapMs / 1000, 3 / settings.rate)
+    static func staleAfter(_ classifier: ClassifierSettings, rate: Double, replaying: Bool) -> Double {
+        replaying ? 86_400 : max(classifier.filterResetGapMs / 1000, 3 / rate)
     }
 }
 

@@ -71,14 +71,31 @@ import Testing
         #expect(unknown.isEmpty)
     }
 
-    @Test func newSettingsKeepTheOrientationDecided() {
+    @Test func newSettingsKeepTheOrientationDecidedAndTakeEffect() {
         var pipeline = ReadingPipeline()
         _ = pipeline.handle(.opened([Self.display]), wantsAngles: false)
         _ = pipeline.handle(sample(0, -Self.g, 0, at: 0), wantsAngles: false)
         var settings = ClassifierSettings()
-        settings.settleMs = 500
+        settings.settleMs = 2000
         pipeline.adopt(settings)
         #expect(pipeline.orientation == .portrait)
-        #expect(pipeline.settings.settleMs == 500)
+        // Turned: with the default 40 ms this would be decided within a second; not with 2 s.
+        var decided: [Orientation] = []
+        for step in 1...25 { decided += changes(pipeline.handle(sample(-Self.g, 0, 0, at: Double(step) * 0.04), wantsAngles: false)) }
+        #expect(decided.isEmpty, "the new settle time holds the turn back")
+        for step in 26...80 { decided += changes(pipeline.handle(sample(-Self.g, 0, 0, at: Double(step) * 0.04), wantsAngles: false)) }
+        #expect(decided == [.landscapeLeft])
+    }
+
+    /// After the sensor slept, the first reading decides at once: a get that woke it is answered
+    /// with where the device is now.
+    @Test func theFirstReadingAfterAPauseDecidesAtOnce() {
+        var pipeline = ReadingPipeline()
+        _ = pipeline.handle(.opened([Self.display]), wantsAngles: false)
+        _ = pipeline.handle(sample(0, -Self.g, 0, at: 0), wantsAngles: false)
+        #expect(pipeline.handle(.paused(time: 0.5), wantsAngles: false) == [.sensorPaused])
+        let woken = pipeline.handle(sample(-Self.g, 0, 0, at: 0.6), wantsAngles: false)
+        #expect(changes(woken) == [.landscapeLeft])
+        #expect(woken.last == .sensorRead, "after the change, so a waiting get hears of it")
     }
 }

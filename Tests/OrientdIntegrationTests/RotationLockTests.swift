@@ -172,6 +172,18 @@ extension IntegrationTests {
             #expect(!FileManager.default.fileExists(atPath: directory + "/state.json"))
         }
 
+        /// In a sticky directory (like /tmp) another user may plant a state file: it is not trusted.
+        @Test func aStateFileAnotherUserPlantedIsIgnored() throws {
+            let directory = makeScratchDirectory()
+            chmod(directory, 0o1777)
+            let state = directory + "/state.json"
+            try #"{"locked":true,"orientation":"landscapeLeft"}"#.write(toFile: state, atomically: true, encoding: .utf8)
+            #expect(chown(state, 65534, 65534) == 0)
+            let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard(), arguments: ["--state-file", state])
+            #expect(daemon.log.contains("it belongs to uid 65534, not to orientd's user"), "\(daemon.log)")
+            #expect(try daemon.client().call("status")["locked"] == .bool(false))
+        }
+
         /// An unwritable state file does not stop the lock; the reply and the log say it is not kept.
         @Test func anUnwritableStateFileIsReportedNotFatal() throws {
             let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard(), arguments: ["--state-file", "/proc/orientd/state.json"])

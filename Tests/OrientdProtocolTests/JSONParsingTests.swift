@@ -20,7 +20,7 @@ import Testing
     }
 
     /// A parameter that must be a finite number still refuses one beyond Double.
-    @Test("an angleRate beyond Double is invalid-params", arguments: ["1e400", "-1e400", "1e-400"])
+    @Test("an angleRate beyond Double, or too slow to mean anything, is invalid-params", arguments: ["1e400", "-1e400", "1e-400", "1e-320", "0.001"])
     func hugeAngleRateIsRefused(rate: String) throws {
         let request = try Request.parse(Array(#"{"id":1,"method":"subscribe","events":["angles"],"angleRate":\#(rate)}"#.utf8)).get()
         let error = #expect(throws: ProtocolError.self) { try SubscribeParameters(request.parameters) }
