@@ -79,8 +79,8 @@ public struct HubServer: Service {
             return HubServer(socketPath: path, logger: logger, channel: channel, connections: connections, clients: clients, socketInode: nil)
         case .path(let socketPath):
             var place = try SocketPlacement(socketPath)
-            let privatePath = try place.makePrivateDirectory() + "/" + SocketPlacement.privateName
-            defer { place.removePrivateDirectory() }
+            defer { place.finish() }
+            let privatePath = try place.makePrivateDirectory()
             let channel: Channel
             do {
                 channel = try await bootstrap.bind(unixDomainSocketPath: privatePath).get()
@@ -88,7 +88,7 @@ public struct HubServer: Service {
                 throw HubError("cannot listen on \(socketPath): \(explain(error, socketPath: socketPath))")
             }
             do {
-                try place.publish(privatePath)
+                try place.publish()
             } catch {
                 try? await channel.close()
                 throw error
