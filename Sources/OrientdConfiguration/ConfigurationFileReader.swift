@@ -11,32 +11,43 @@ import Darwin
 /// A symbolic link is followed (an /etc/orientd.conf managed elsewhere is common), but what it
 /// leads to must be a regular file of at most `maximumBytes`; /dev/null reads as an empty file.
 enum ConfigurationFileReader {
+    #if os(Linux)
+    /// O_PATH, which Glibc's Swift module hides behind _GNU_SOURCE.
+    private static let openNameOnly: Int32 = 0o10000000
+    #else
+    private static let openNameOnly: Int32 = O_RDONLY | O_NONBLOCK | O_NOCTTY
+    #endif
+
     /// The file's bytes; nil when there is no such file.
     static func bytes(at path: String, maximumBytes: Int) throws(ConfigurationProblem) -> [UInt8]? {
-        // Looked at before it is opened: opening a device or a FIFO can itself block or act.
+        // Looked at before it is opened for reading: opening a device or a FIFO can itself block
+        // or act. O_PATH opens nothing but the name, and what it found is what is read after:
+        // the file is reopened through that descriptor (/proc/self/fd), not through the path.
+        let found = open(path, openNameOnly | O_CLOEXEC)
+        guard found >= 0 else {
+            let error = errno
+            if error == ENOENT { return nil }
+            throw ConfigurationProblem(origin: path, line: nil, reason: "cannot read it: \(describe(errno: error))")
+        }
+        defer { close(found) }
         var status = stat()
-        guard stat(path, &status) == 0 else {
-            let error = errno
-            if error == ENOENT { return nil }
-            throw ConfigurationProblem(origin: path, line: nil, reason: "cannot read it: \(describe(errno: error))")
-        }
-        if isNullDevice(status) { return [] }
-        try check(status, path: path, maximumBytes: maximumBytes)
-
-        // O_NONBLOCK: should the file be swapped for a FIFO after the check, open does not wait
-        // for a writer (and the fstat below refuses it).
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let error = errno
-            if error == ENOENT { return nil }
-            throw ConfigurationProblem(origin: path, line: nil, reason: "cannot read it: \(describe(errno: error))")
-        }
-        defer { close(descriptor) }
-        guard fstat(descriptor, &status) == 0 else {
+        guard fstat(found, &status) == 0 else {
             throw ConfigurationProblem(origin: path, line: nil, reason: "cannot read it: \(describe(errno: errno))")
         }
         if isNullDevice(status) { return [] }
         try check(status, path: path, maximumBytes: maximumBytes)
+
+        // O_NONBLOCK all the same: never wait for a writer, whatever happens.
+        let descriptor = open("/proc/self/fd/\(found)", O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw ConfigurationProblem(origin: path, line: nil, reason: "cannot read it: \(describe(errno: errno))")
+        }
+        defer { close(descriptor) }
+        var opened = stat()
+        guard fstat(descriptor, &opened) == 0, opened.st_dev == status.st_dev, opened.st_ino == status.st_ino else {
+            throw ConfigurationProblem(origin: path, line: nil, reason: "cannot read it: it changed while it was being opened")
+        }
+        try check(opened, path: path, maximumBytes: maximumBytes)
 
         // At most one byte more than allowed: a file that grew since fstat is still caught.
         var bytes = [UInt8](repeating: 0, count: maximumBytes + 1)
