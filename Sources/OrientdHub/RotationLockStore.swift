@@ -140,7 +140,7 @@ public struct RotationLockStore: Sendable {
         fsync(directoryDescriptor)
     }
 
-    /// The directory, opened without following a link, once it passes `StateDirectory.problem`;
+    /// The directory, opened without following a link, once it passes `TrustedDirectory.problem`;
     /// with `create`, a missing directory is made first (its parents too, as root-owned 0755).
     private func openDirectory(create: Bool) -> Result<Int32, StateFileError> {
         if create {
@@ -165,7 +165,7 @@ public struct RotationLockStore: Sendable {
             close(descriptor)
             return .failure(StateFileError(path: path, errno: error))
         }
-        if let problem = StateDirectory.problem(mode: status.st_mode, owner: status.st_uid, user: geteuid()) {
+        if let problem = TrustedDirectory.problem(mode: status.st_mode, owner: status.st_uid, user: geteuid()) {
             close(descriptor)
             return .failure(StateFileError(path: path, errno: EPERM, reason: "its directory \(directory) \(problem)"))
         }
@@ -208,18 +208,6 @@ public struct RotationLockStore: Sendable {
 
 /// When the state file's directory is not to be trusted: anyone who may replace its entries could
 /// plant the file orientd reads, or a link where it writes.
-enum StateDirectory {
-    /// Why the directory (its mode and owner, `user` being orientd's) is refused, or nil.
-    static func problem(mode: mode_t, owner: uid_t, user: uid_t) -> String? {
-        if mode & S_IFMT != S_IFDIR { return "is not a directory" }
-        if owner != user && owner != 0 { return "belongs to another user (uid \(owner)); it must belong to orientd's user or root" }
-        if mode & (S_IWGRP | S_IWOTH) != 0 && mode & S_ISVTX == 0 {
-            return "is writable by other users and has no sticky bit, so they could replace the file (chmod go-w it)"
-        }
-        return nil
-    }
-}
-
 struct StateFileError: Error, CustomStringConvertible {
     let path: String
     let errno: Int32

@@ -43,17 +43,9 @@ struct SocketPlacement {
     static func problem(withDirectory descriptor: Int32, named directory: String) -> String? {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return "cannot examine \(directory): \(String(cString: strerror(errno)))" }
-        guard status.st_uid == 0 || status.st_uid == geteuid() else {
-            return "its directory \(directory) belongs to uid \(status.st_uid), who could replace the socket; "
-                + "choose a --socket in a directory owned by root or by orientd's user"
+        return TrustedDirectory.problem(mode: status.st_mode, owner: status.st_uid, user: geteuid()).map {
+            "its directory \(directory) \($0); choose a --socket in a directory only orientd's user can write, such as /run"
         }
-        let writableByOthers = status.st_mode & (S_IWGRP | S_IWOTH) != 0
-        guard !writableByOthers || status.st_mode & S_ISVTX != 0 else {
-            return "its directory \(directory) is writable by other users (mode \(String(status.st_mode & 0o7777, radix: 8))), "
-                + "who could swap the socket for a symlink; choose a --socket in a directory only orientd's user can write "
-                + "(such as /run), or make it sticky"
-        }
-        return nil
     }
 
     /// Makes the private directory the socket is bound in (mode 0700, orientd's); returns the path
