@@ -138,7 +138,8 @@ public struct SensorLoop: Sendable {
         let ours = sysnames.contains(event.sysname)
         switch event.action {
         case .remove where ours && sysnames.count == 1:
-            close(.removed(sysname: event.sysname), announce: true, reopenAt: time)
+            // Not at once: the device may still be half there. udev's `add` reopens it sooner.
+            close(.removed(sysname: event.sysname), announce: true, reopenAt: time + settings.firstReopenDelay)
         case .remove where ours, .change where ours:
             close(.udev(event.action, sysname: event.sysname), announce: false, reopenAt: -.infinity)
             reopenDelay = settings.firstReopenDelay

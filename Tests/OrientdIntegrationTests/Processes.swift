@@ -79,12 +79,15 @@ final class Daemon: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// The clients orientd counts, the one asking included.
+    /// The clients orientd counts, the one asking included. The asking connection ends its input
+    /// and reads until orientd has closed it, so it is no longer counted when this returns.
     func connectedClients() throws -> Int? {
         let connection = try rawConnection(to: self, timeout: 2)
         _ = try connection.readJSON()
         try connection.send(#"{"id":1,"method":"status"}"#)
+        shutdown(connection.descriptor, Int32(SHUT_WR))
         guard case .integer(let count)? = try connection.readJSON()?["result"]?["clients"] else { return nil }
+        while try connection.readJSON() != nil {}
         return Int(count)
     }
 

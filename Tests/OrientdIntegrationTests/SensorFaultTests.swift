@@ -52,7 +52,7 @@ extension IntegrationTests {
             let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard())
             let started = Date()
             #expect(daemon.stop() == 0)
-            #expect(Date().timeIntervalSince(started) < 1)
+            #expect(Date().timeIntervalSince(started) < 4, "within the unit's 5 s stop timeout")
             #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
         }
 
