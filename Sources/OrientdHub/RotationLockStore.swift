@@ -34,9 +34,9 @@ public struct RotationLockStore: Sendable {
 
     public init(path: String) {
         self.path = path
-        let slash = path.lastIndex(of: "/")
-        name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let place = PathInDirectory(path)
+        directory = place.directory
+        name = place.name
     }
 
     /// The saved lock; unlocked when there is no file; nil when the file is torn, corrupt,

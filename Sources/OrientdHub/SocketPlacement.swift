@@ -24,9 +24,9 @@ struct SocketPlacement {
 
     init(_ path: String) throws(HubError) {
         self.path = path
-        let slash = path.lastIndex(of: "/")
-        directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let place = PathInDirectory(path)
+        directory = place.directory
+        name = place.name
         guard !name.isEmpty else { throw HubError("cannot listen on \(path): it names a directory, not a socket") }
         directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directoryDescriptor >= 0 else {

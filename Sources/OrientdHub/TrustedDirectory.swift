@@ -16,3 +16,16 @@ enum TrustedDirectory {
         return nil
     }
 }
+
+/// A file's path as its directory and its name within it ("/run/orientd.sock": "/run",
+/// "orientd.sock"; a bare name is in "."), for the calls that work relative to a directory.
+struct PathInDirectory {
+    let directory: String
+    let name: String
+
+    init(_ path: String) {
+        let slash = path.lastIndex(of: "/")
+        directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    }
+}
