@@ -1,3 +1,4 @@
+import COrientdShim
 import Foundation
 
 /// A thread of its own for a sample feed, which can be asked to stop or woken, and whose waits
@@ -15,13 +16,15 @@ final class FeedThread: @unchecked Sendable {
         started = true
         state.unlock()
         let thread = Thread { [self] in
+            // Named from inside, for `top -H`, /proc and the tests: Foundation on Linux does not
+            // pass a name given before start on to the kernel.
+            _ = orientd_name_this_thread(name)
             body()
             state.lock()
             finished = true
             state.broadcast()
             state.unlock()
         }
-        thread.name = name
         thread.start()
     }
 

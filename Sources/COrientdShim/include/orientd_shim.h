@@ -83,4 +83,8 @@ int orientd_udev_monitor_receive(orientd_udev_monitor *monitor, char *action, si
                                  char *sysname, size_t sysname_length);
 void orientd_udev_monitor_close(orientd_udev_monitor *monitor);
 
+/// Names the calling thread for the kernel (/proc, top -H), cut to its 15 bytes; 0 on success.
+/// Foundation on Linux does not pass a Thread's name on; pthread_setname_np is not in Swift's Glibc.
+int orientd_name_this_thread(const char *name);
+
 #endif
