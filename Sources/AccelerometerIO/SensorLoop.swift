@@ -13,9 +13,13 @@ public struct SensorLoop: Sendable {
     public struct Settings: Sendable {
         /// Seconds between reads.
         public var period: Double
-        public var reopenAfter: Double = 2
-        public var firstReopenDelay: Double = 1
-        public var longestReopenDelay: Double = 10
+        public var reopenAfter = Settings.reopenAfter
+        public var firstReopenDelay = 1.0
+        public var longestReopenDelay = Settings.longestReopenDelay
+        /// Seconds of failed reads of the display accelerometer before it is closed and reopened.
+        public static let reopenAfter = 2.0
+        /// The longest wait between attempts to open a sensor.
+        public static let longestReopenDelay = 10.0
         public var heartbeatInterval: Double?
 
         public init(period: Double, heartbeatInterval: Double? = nil) {

@@ -21,8 +21,8 @@ import OrientationCore
 ///
 /// Every decision is `SensorLoop`'s, a pure state machine; this class is the I/O around it.
 public final class SensorPoller: SampleFeed, @unchecked Sendable {
-    public static let reopenAfter = 2.0
-    public static let longestReopenDelay = 10.0
+    public static let reopenAfter = SensorLoop.Settings.reopenAfter
+    public static let longestReopenDelay = SensorLoop.Settings.longestReopenDelay
 
     public struct Heartbeat: Sendable {
         public let interval: Double
@@ -91,10 +91,7 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
     /// The thread's loop: does what `SensorLoop` decides, one action at a time, and tells it what
     /// came of each. Everything it opens stays on this thread.
     private func poll(announcing announceStart: @escaping (SensorInfo?) -> Void) {
-        var settings = SensorLoop.Settings(period: 1 / rate, heartbeatInterval: heartbeat?.interval)
-        settings.reopenAfter = Self.reopenAfter
-        settings.longestReopenDelay = Self.longestReopenDelay
-        var loop = SensorLoop(settings: settings)
+        var loop = SensorLoop(settings: SensorLoop.Settings(period: 1 / rate, heartbeatInterval: heartbeat?.interval))
         var startAnnounced = false
         var sources: [any AccelerometerSource] = [] {
             didSet { capture = CaptureSchedule(for: sources) }

@@ -56,7 +56,6 @@ struct ConnectionStateMachine {
     private var farewell: Action?
     private var overlongLineSeen = false
     private var inputEnded = false
-    private var endOfInputDue = false
     private var readHeldBack = false
 
     init(queuedBytesLimit: Int) {
@@ -93,9 +92,7 @@ struct ConnectionStateMachine {
 
     /// The client half-closed: nothing more will come.
     mutating func inputClosed() {
-        guard !inputEnded else { return }
         inputEnded = true
-        endOfInputDue = true
     }
 
     /// A reply could not be written: the client is gone, answering the rest would be wasted.
@@ -131,7 +128,6 @@ struct ConnectionStateMachine {
         readHeldBack = false
         helloDue = false
         farewell = nil
-        endOfInputDue = false
     }
 
     // MARK: Actions
@@ -159,11 +155,11 @@ struct ConnectionStateMachine {
                 close(with: .closeForOverlongLine)
                 return nextAction()
             }
-            if queue.isEmpty, endOfInputDue {
-                endOfInputDue = false
-                return .endOfInput
+            if queue.isEmpty, inputEnded {
+                close(with: .endOfInput)
+                return nextAction()
             }
-            if queue.isEmpty, readHeldBack, !inputEnded {
+            if queue.isEmpty, readHeldBack {
                 readHeldBack = false
                 return .read
             }

@@ -42,6 +42,12 @@ public final class OrientationHub: Sendable {
         var hinge = TabletModeDetector.State(problem: HubUpdate.noHingeYet)
         var hingeChangedAt = Date().timeIntervalSince1970
 
+        /// Whoever waits for a fresh reading, taken: each is to be told (a reading came, or none will).
+        mutating func takeFreshnessWaiters() -> [Int: @Sendable (Int) -> Void] {
+            defer { freshnessWaiters = [:] }
+            return freshnessWaiters
+        }
+
         func isFresh(at now: NIODeadline) -> Bool {
             guard sensorAvailable else { return true }
             guard !paused, let lastReading else { return false }
@@ -104,7 +110,6 @@ public final class OrientationHub: Sendable {
     public init(serverName: String, lockPolicy: LockPolicy, lockStore: RotationLockStore?,
                 demand: (any SensorDemand)?, staleAfter: Double = 0.5, logger: Logger) {
         self.serverName = serverName
-
         self.lockPolicy = lockPolicy
         self.lockStore = lockStore
         self.demand = demand
@@ -180,8 +185,7 @@ public final class OrientationHub: Sendable {
         let waiters = state.withLockedValue { state in
             state.paused = false
             state.lastReading = time
-            defer { state.freshnessWaiters = [:] }
-            return state.freshnessWaiters
+            return state.takeFreshnessWaiters()
         }
         for (ticket, waiter) in waiters { waiter(ticket) }
     }
@@ -219,7 +223,7 @@ public final class OrientationHub: Sendable {
             state.sensorChangedAt = now
             state.change(to: .unknown, at: now)
             state.deliverUpdate()
-            return state.freshnessWaiters
+            return state.takeFreshnessWaiters()
         }
         // Nobody should wait for a reading that will not come.
         for (ticket, waiter) in waiters { waiter(ticket) }
