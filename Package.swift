@@ -25,8 +25,8 @@ let package = Package(
         .systemLibrary(name: "CLibSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CLibUmockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
 
-        // The only code that sees libiio or libudev types; Swift gets opaque handles and C strings.
-        .target(name: "COrientdShim", dependencies: ["CLibIIO", "CLibUdev"]),
+        // The only code that sees libiio, libudev or sd-bus types; Swift gets opaque handles and C strings.
+        .target(name: "COrientdShim", dependencies: ["CLibIIO", "CLibUdev", "CLibSystemd"]),
 
         // Pure core: vectors, mount matrix, calibration, orientation, classifier. No I/O, no clocks.
         .target(name: "OrientationCore"),
@@ -34,6 +34,12 @@ let package = Package(
         // Sensor layer: discovery and reading of accelerometers through libiio.
         .target(name: "AccelerometerIO", dependencies: [
             "COrientdShim", "OrientationCore",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        // iio-sensor-proxy's D-Bus interface (net.hadess.SensorProxy), for desktops that know only it.
+        .target(name: "SensorProxy", dependencies: [
+            "AccelerometerIO", "COrientdShim", "OrientationCore",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -61,7 +67,7 @@ let package = Package(
         .target(name: "OrientdClient", dependencies: ["OrientdProtocol", "OrientationCore"]),
 
         .executableTarget(name: "orientd", dependencies: [
-            "AccelerometerIO", "CLibSystemd", "OrientationCore", "OrientdConfiguration", "OrientdHub", "OrientdProtocol",
+            "AccelerometerIO", "CLibSystemd", "OrientationCore", "OrientdConfiguration", "OrientdHub", "OrientdProtocol", "SensorProxy",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -108,6 +114,7 @@ let package = Package(
 
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore", "ScenarioCorpus"]),
         .testTarget(name: "AccelerometerIOTests", dependencies: ["AccelerometerIO", "OrientationCore"]),
+        .testTarget(name: "SensorProxyTests", dependencies: ["SensorProxy", "OrientationCore"]),
         .testTarget(name: "OrientdProtocolTests", dependencies: ["OrientdProtocol"]),
         // The hub in process: connections through NIO's EmbeddedChannel, no sockets, no sensor.
         .testTarget(name: "OrientdHubTests", dependencies: [

@@ -21,6 +21,11 @@ public struct DaemonSettings: Equatable, Sendable {
     /// Empty: only root may change the rotation lock.
     public var lockGroup = ""
     public var logLevel: Logger.Level = .info
+    /// Serve iio-sensor-proxy's D-Bus interface (net.hadess.SensorProxy) on the system bus.
+    public var sensorProxy = false
+    /// Ask polkit (action net.hadess.SensorProxy.claim-sensor) before a D-Bus client may claim a
+    /// sensor, as iio-sensor-proxy 3.4 and later do.
+    public var sensorProxyPolkit = true
     public var classifier = ClassifierSettings()
     /// Mount matrices and locations the config file gives, by accelerometer id or context URI.
     public var devices: [String: DeviceSettings] = [:]

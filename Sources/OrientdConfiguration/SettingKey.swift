@@ -87,6 +87,10 @@ extension SettingKey {
                 return nil
             },
             read: { SettingText(text: $0.logLevel.rawValue, isString: false) }),
+        boolean("sensor-proxy", \.sensorProxy,
+                "Also serve iio-sensor-proxy's D-Bus interface (net.hadess.SensorProxy on the system bus, or the bus $DBUS_SYSTEM_BUS_ADDRESS names), so GNOME, KDE and phosh use orientd unchanged."),
+        boolean("sensor-proxy-polkit", \.sensorProxyPolkit,
+                "Ask polkit (action net.hadess.SensorProxy.claim-sensor) before a D-Bus client may claim or release a sensor, as iio-sensor-proxy 3.4 and later do; with false any local user may."),
     ]
 
     static let classifierKeys: [SettingKey] = [
@@ -168,6 +172,22 @@ extension SettingKey {
                 return nil
             },
             read: { SettingText(text: $0[keyPath: keyPath], isString: true) })
+    }
+
+    private static func boolean(
+        _ name: String, _ keyPath: WritableKeyPath<DaemonSettings, Bool> & Sendable, _ summary: String
+    ) -> SettingKey {
+        SettingKey(
+            name: name, section: .daemon, summary: summary, accepts: "true or false",
+            store: { text, settings in
+                switch text {
+                case "true": settings[keyPath: keyPath] = true
+                case "false": settings[keyPath: keyPath] = false
+                default: return "expected true or false, got '\(text)'"
+                }
+                return nil
+            },
+            read: { SettingText(text: $0[keyPath: keyPath] ? "true" : "false", isString: false) })
     }
 
     private static func wholeNumber(

@@ -6,6 +6,7 @@ import OrientationCore
 import OrientdConfiguration
 import OrientdHub
 import OrientdProtocol
+import SensorProxy
 import ServiceLifecycle
 import UnixSignals
 
@@ -145,31 +146,33 @@ struct Orientd: AsyncParsableCommand {
         // board that hangs is libiio's network timeout's business (5 s), and must not restart
         // the daemon serving everyone else.
         let heartbeat = notifier.heartbeatInterval.map { SensorPoller.Heartbeat(interval: $0, beat: notifier.heartbeat) }
+        let events: OutsideEvents
+        do {
+            events = try openOutsideEvents(settings, accelerometerDemand: sensors[0].demand, logger: logger)
+        } catch {
+            await server.close()
+            throw DaemonFailure("\(error)")
+        }
         var feeds: [any SampleFeed] = []
-        var hotplug: HotplugMonitor?
         var pipelines: [OrientationPipeline] = []
         do {
             for (index, sensor) in sensors.enumerated() {
                 let (rate, replaying) = (settings.rate, replay != nil)
-                let pipeline = OrientationPipeline(hub: sensor.hub, settings: settings.classifier, rate: rate,
+                let pipeline = OrientationPipeline(hub: sensor.hub, sensorProxy: index == 0 ? events.sensorProxy : nil,
+                                                   settings: settings.classifier, rate: rate,
                                                    staleAfter: { Self.staleAfter($0, rate: rate, replaying: replaying) }, logger: logger)
                 pipelines.append(pipeline)
                 let feed = try makeFeed(uri: sensor.uri, rate: settings.rate, configured: settings.devices, demand: sensor.demand,
                                         heartbeat: index == 0 ? heartbeat : nil, onReading: pipeline.handle, logger: logger)
                 feeds.append(feed)
-                if let poller = feed as? SensorPoller, sensor.uri.hasPrefix("local:") {
-                    do {
-                        hotplug = try HotplugMonitor(logger: logger, onEvent: poller.hotplug)
-                    } catch {
-                        logger.warning("\(error); a sensor that comes or goes is noticed within \(Int(SensorPoller.longestReopenDelay)) s instead")
-                    }
-                }
             }
+            let pollers = zip(sensors, feeds).compactMap { sensor, feed in sensor.uri.hasPrefix("local:") ? feed as? SensorPoller : nil }
+            events.start(hotplugListeners: pollers.map { poller in { poller.hotplug($0) } })
             // Only the main feed is started before readiness; the others start as services of
             // the group: an unreachable board must not hold up the main one, nor readiness.
             _ = try await feeds[0].start()
         } catch {
-            hotplug?.stop()
+            events.stop()
             for feed in feeds { feed.stop() }
             await server.close()
             throw DaemonFailure("\(error)")
@@ -187,7 +190,7 @@ struct Orientd: AsyncParsableCommand {
         let group = ServiceGroup(
             services: zip(sensors, feeds).enumerated().map { index, pair in
                 SampleFeedService(feed: pair.1, uri: pair.0.uri, startedAlready: index == 0, logger: logger)
-            } + [StoppingService(hotplug: hotplug, notifier: notifier), server,
+            } + [StoppingService(events: events, notifier: notifier), server,
                        SystemdStatusService(hub: hubs.main, clients: { server.connectedClients }, notifier: notifier),
                        SignalService(signals: signals, reloader: reloader, logger: logger)],
             gracefulShutdownSignals: [.sigterm, .sigint],
@@ -197,6 +200,28 @@ struct Orientd: AsyncParsableCommand {
 }
 
 extension Orientd {
+    /// The event thread's watches: udev (for local: sensors coming and going; orientd goes on
+    /// without, retrying on its own) and, with --sensor-proxy, the D-Bus face (a failure to reach
+    /// the bus stops orientd: it was asked to serve there).
+    func openOutsideEvents(_ settings: DaemonSettings, accelerometerDemand: ReadingDemand?, logger: Logger) throws -> OutsideEvents {
+        let events = OutsideEvents(loop: try DescriptorLoop(name: "orientd-events"))
+        if replay == nil, settings.uris.contains("local:") {
+            do {
+                try events.watchUdev(logger: logger)
+            } catch {
+                logger.warning("\(error); a sensor that comes or goes is noticed within \(Int(SensorPoller.longestReopenDelay)) s instead")
+            }
+        }
+        if settings.sensorProxy {
+            try events.serveSensorProxy(demands: [.accelerometer: accelerometerDemand].compactMapValues { $0 },
+                                        authorizeWithPolkit: settings.sensorProxyPolkit, logger: logger)
+            if !settings.sensorProxyPolkit {
+                logger.notice("claims of sensors over D-Bus are not checked with polkit (sensor-proxy-polkit false): any local user may claim them")
+            }
+        }
+        return events
+    }
+
     /// The libiio poller of `uri`, or the trace player for --replay.
     func makeFeed(uri: String, rate: Double, configured: [String: DeviceSettings], demand: ReadingDemand?, heartbeat: SensorPoller.Heartbeat?,
                   onReading: @escaping @Sendable (Reading) -> Void, logger: Logger) throws -> any SampleFeed {

@@ -24,15 +24,15 @@ struct SampleFeedService: Service {
     }
 }
 
-/// On shutdown, tells systemd orientd is stopping and stops the udev monitor. Listed after the
-/// feeds in the service group, so it is shut down before them.
+/// On shutdown, tells systemd orientd is stopping and stops the event thread (udev, D-Bus).
+/// Listed after the feeds in the service group, so it is shut down before them.
 struct StoppingService: Service {
-    let hotplug: HotplugMonitor?
+    let events: OutsideEvents
     let notifier: SystemdNotifier
 
     func run() async throws {
         try? await gracefulShutdown()
         notifier.stopping()
-        hotplug?.stop()
+        events.stop()
     }
 }

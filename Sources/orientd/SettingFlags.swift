@@ -13,11 +13,14 @@ struct DaemonFlags: ParsableArguments {
     @Option(help: help("state-file")) var stateFile: String?
     @Option(help: help("lock-group")) var lockGroup: String?
     @Option(help: help("log-level")) var logLevel: String?
+    @Flag(inversion: .prefixedNo, help: switchHelp("sensor-proxy")) var sensorProxy: Bool?
+    @Flag(inversion: .prefixedNo, help: switchHelp("sensor-proxy-polkit")) var sensorProxyPolkit: Bool?
 
     var given: [(key: String, value: String?)] {
         [("uri", uri.isEmpty ? nil : uri.joined(separator: ",")), ("socket", socket), ("rate", rate), ("max-clients", maxClients),
          ("max-clients-per-user", maxClientsPerUser), ("state-file", stateFile), ("lock-group", lockGroup),
-         ("log-level", logLevel)]
+         ("log-level", logLevel), ("sensor-proxy", sensorProxy.map { String($0) }),
+         ("sensor-proxy-polkit", sensorProxyPolkit.map { String($0) })]
     }
 }
 
@@ -67,4 +70,11 @@ private func help(_ name: String) -> ArgumentHelp {
     let value = key.value(in: defaults).text
     let shown = key.name == "socket" ? "" : "; default \(value.isEmpty ? "none" : value)"
     return ArgumentHelp("\(key.summary) (\(key.accepts)\(shown))", valueName: "value")
+}
+
+/// The help line of an on/off flag (`--x` / `--no-x`).
+private func switchHelp(_ name: String) -> ArgumentHelp {
+    guard let key = SettingKey.named(name) else { preconditionFailure("no setting named \(name)") }
+    let value = key.value(in: DaemonSettings(socketPath: Wire.defaultSocketPath)).text
+    return ArgumentHelp("\(key.summary) (default: \(value == "true" ? "on" : "off"))")
 }

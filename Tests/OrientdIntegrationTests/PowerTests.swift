@@ -52,14 +52,14 @@ extension IntegrationTests {
             #expect(reply["result"]?["orientation"] == .string("landscapeLeft"), "a get after idle must read afresh")
         }
 
-        /// The thread that follows udev wakes only when udev (or a stop) has something to say: no
+        /// The event thread (udev, D-Bus) wakes only when udev (or a stop) has something to say: no
         /// timer (it woke 4 times a second).
         @Test func theUdevThreadSleepsUntilUdevSpeaks() throws {
             let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard(.portrait))
             let tasks = "/proc/\(daemon.process.processIdentifier)/task"
             let udevThread = try #require(try FileManager.default.contentsOfDirectory(atPath: tasks).first { task in
-                (try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8))?.hasPrefix("orientd-udev") == true
-            }, "no orientd-udev thread:\n\(daemon.log)")
+                (try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8))?.hasPrefix("orientd-events") == true
+            }, "no orientd-events thread:\n\(daemon.log)")
             func wakeUps() throws -> Int {
                 let status = try String(contentsOfFile: "\(tasks)/\(udevThread)/status", encoding: .utf8)
                 let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") } ?? ""

@@ -1,0 +1,155 @@
+import AccelerometerIO
+import COrientdShim
+import Glibc
+import Logging
+import OrientationCore
+
+/// iio-sensor-proxy's D-Bus face (net.hadess.SensorProxy on the system bus), so that GNOME, KDE,
+/// phosh and every other client of iio-sensor-proxy use orientd unchanged. The C shim serves the
+/// objects; this keeps `SensorProxyState` and does what it decides. It lives on orientd's event
+/// thread (sd-bus is not thread-safe): the sensor threads hand their news over with `perform`.
+public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
+    private let loop: DescriptorLoop
+    private let logger: Logger
+    /// What a claim holds for each sensor: the same demand a socket subscriber holds.
+    private let demands: [ProxySensor: ReadingDemand]
+    private var bus: OpaquePointer?
+    private var state = SensorProxyState()
+
+    /// Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS when set) and joins `loop`.
+    public init(loop: DescriptorLoop, demands: [ProxySensor: ReadingDemand], authorizeWithPolkit: Bool, logger: Logger) throws(SensorProxyError) {
+        self.loop = loop
+        self.demands = demands
+        self.logger = logger
+        let callbacks = orientd_bus_callbacks(
+            context: Unmanaged.passUnretained(self).toOpaque(),
+            demand_changed: { context, sensor, wanted in
+                SensorProxyBus.from(context).claimsChanged(sensor: sensor, claimed: wanted)
+            },
+            claim_is_current: { context, sensor in
+                SensorProxyBus.from(context).claimArrived(sensor: sensor)
+            },
+            name_changed: { context, state, message in
+                SensorProxyBus.from(context).nameChanged(state: state, message: message.map { String(cString: $0) } ?? "")
+            })
+        var error = [CChar](repeating: 0, count: 256)
+        guard let bus = orientd_bus_open(callbacks, authorizeWithPolkit, &error, error.count) else {
+            throw SensorProxyError(reason: String(cText: error))
+        }
+        self.bus = bus
+        loop.add(self)
+    }
+
+    /// Leaves the bus, once the loop has stopped.
+    public func close() {
+        orientd_bus_close(bus)
+        bus = nil
+    }
+
+    // MARK: News from the sensors, from any thread
+
+    public func accelerometerPresent(_ present: Bool) { step(.accelerometerPresent(present)) }
+    public func orientationDecided(_ orientation: Orientation) { step(.orientationDecided(orientation)) }
+    public func accelerometerRead() { step(.sensorRead(.accelerometer)) }
+
+    public func lightChanged(_ light: ProxyLight, read: Bool) {
+        loop.perform { [self] in
+            perform(state.handle(.light(light)))
+            if read { perform(state.handle(.sensorRead(.light))) }
+        }
+    }
+
+    public func proximityChanged(_ proximity: ProxyProximity, read: Bool) {
+        loop.perform { [self] in
+            perform(state.handle(.proximity(proximity)))
+            if read { perform(state.handle(.sensorRead(.proximity))) }
+        }
+    }
+
+    private func step(_ event: SensorProxyState.Event) {
+        loop.perform { [self] in perform(state.handle(event)) }
+    }
+
+    // MARK: The event thread
+
+    public var descriptor: (fd: Int32, events: Int16) {
+        guard let bus else { return (-1, 0) }
+        return (orientd_bus_fd(bus), orientd_bus_events(bus))
+    }
+
+    public var timeoutMilliseconds: Int32 {
+        guard let bus else { return -1 }
+        let busTimeout = orientd_bus_timeout_ms(bus)
+        guard let deadline = state.nextDeadline else { return busTimeout }
+        let settle = Int32(min(max(0, (deadline - MonotonicClock.now()) * 1000).rounded(.up), Double(Int32.max)))
+        return busTimeout < 0 ? settle : min(busTimeout, settle)
+    }
+
+    public func handle() {
+        guard let bus else { return }
+        perform(state.handle(.time(MonotonicClock.now())))
+        let result = orientd_bus_process(bus)
+        if result < 0 {
+            logger.error("lost the D-Bus system bus (\(String(cString: strerror(-result)))); iio-sensor-proxy's clients are no longer served; restart orientd once the bus is back")
+            for sensor in state.claimed { perform(state.handle(.claimsChanged(sensor, claimed: false))) }
+            close()
+        }
+    }
+
+    private func perform(_ actions: [SensorProxyState.Action]) {
+        guard let bus else { return }
+        for action in actions {
+            switch action {
+            case .holdSensor(let sensor):
+                logger.info("a D-Bus client claimed the \(sensor): reading it")
+                demands[sensor]?.hold()
+            case .releaseSensor(let sensor):
+                logger.info("no D-Bus client claims the \(sensor) any more")
+                demands[sensor]?.release()
+            case .settle(let sensor):
+                orientd_bus_settle(bus, sensor.rawValue)
+            case .publishAccelerometer(let accelerometer):
+                orientd_bus_set_accelerometer(bus, accelerometer.present, accelerometer.orientation, accelerometer.tilt)
+            case .publishLight(let light):
+                orientd_bus_set_light(bus, light.present, light.level, light.unit)
+            case .publishProximity(let proximity):
+                orientd_bus_set_proximity(bus, proximity.present, proximity.near)
+            }
+        }
+    }
+
+    // MARK: Callbacks from the shim, on the event thread
+
+    private static func from(_ context: UnsafeMutableRawPointer?) -> SensorProxyBus {
+        Unmanaged<SensorProxyBus>.fromOpaque(context!).takeUnretainedValue()
+    }
+
+    private func claimsChanged(sensor: Int32, claimed: Bool) {
+        guard let sensor = ProxySensor(rawValue: sensor) else { return }
+        perform(state.handle(.claimsChanged(sensor, claimed: claimed)))
+    }
+
+    private func claimArrived(sensor: Int32) -> Bool {
+        guard let sensor = ProxySensor(rawValue: sensor) else { return true }
+        perform(state.handle(.claimArrived(sensor, at: MonotonicClock.now())))
+        return state.answerNow
+    }
+
+    private func nameChanged(state: Int32, message: String) {
+        switch UInt32(state) {
+        case ORIENTD_BUS_NAME_OWNED.rawValue:
+            logger.notice("serving iio-sensor-proxy's interface as net.hadess.SensorProxy on the system bus")
+        case ORIENTD_BUS_NAME_QUEUED.rawValue:
+            logger.warning("another service owns net.hadess.SensorProxy and does not give it up (an old iio-sensor-proxy?); orientd takes it when that one leaves: stop it with 'systemctl stop iio-sensor-proxy'")
+        case ORIENTD_BUS_NAME_LOST.rawValue:
+            logger.warning("lost net.hadess.SensorProxy to another service; orientd takes it back when that one leaves")
+        default:
+            logger.error("the system bus refused orientd the name net.hadess.SensorProxy (\(message)); install its D-Bus policy (net.hadess.SensorProxy.conf in /usr/share/dbus-1/system.d) or run orientd as root")
+        }
+    }
+}
+
+public struct SensorProxyError: Error, CustomStringConvertible {
+    public let reason: String
+    public var description: String { "cannot serve iio-sensor-proxy's D-Bus interface: \(reason)" }
+}

@@ -1,0 +1,75 @@
+import OrientationCore
+
+/// The sensors iio-sensor-proxy's clients claim; the raw values are the C shim's.
+public enum ProxySensor: Int32, CaseIterable, Sendable, CustomStringConvertible {
+    case accelerometer = 0, light, proximity, compass
+
+    public var description: String {
+        switch self {
+        case .accelerometer: "accelerometer"
+        case .light: "light sensor"
+        case .proximity: "proximity sensor"
+        case .compass: "compass"
+        }
+    }
+}
+
+/// The accelerometer as iio-sensor-proxy's properties describe it.
+public struct ProxyAccelerometer: Equatable, Sendable {
+    public var present = false
+    /// `AccelerometerOrientation`: `undefined`, `normal`, `bottom-up`, `left-up` or `right-up`.
+    public var orientation = "undefined"
+    /// `AccelerometerTilt`: `undefined`, `vertical`, `face-up` or `face-down` (orientd's
+    /// classifier does not report iio-sensor-proxy's `tilted-up`/`tilted-down` in-between states).
+    public var tilt = "undefined"
+
+    public init() {}
+
+    /// iio-sensor-proxy's name for an in-plane orientation, in the frame both share (x to the
+    /// right of the screen, y to its top, z out of it, reaction to gravity): the device turned to
+    /// the left (`landscapeLeft`, -x up) has its right edge up.
+    public static func orientationName(_ orientation: Orientation) -> String? {
+        switch orientation {
+        case .portrait: "normal"
+        case .portraitUpsideDown: "bottom-up"
+        case .landscapeLeft: "right-up"
+        case .landscapeRight: "left-up"
+        case .faceUp, .faceDown, .unknown: nil
+        }
+    }
+
+    /// `face-up` is the screen to the sky (+z up, as orientd's classifier decides it; on some
+    /// devices iio-sensor-proxy reports the two swapped).
+    public static func tiltName(_ orientation: Orientation) -> String? {
+        switch orientation {
+        case .portrait, .portraitUpsideDown, .landscapeLeft, .landscapeRight: "vertical"
+        case .faceUp: "face-up"
+        case .faceDown: "face-down"
+        case .unknown: nil
+        }
+    }
+
+    /// After orientd decided `orientation`: lying flat keeps the last in-plane orientation (as
+    /// iio-sensor-proxy does, so that a screen does not turn when the device is put down); a
+    /// lost reading (`unknown`) changes nothing.
+    public mutating func follow(_ orientation: Orientation) {
+        if let name = Self.orientationName(orientation) { self.orientation = name }
+        if let name = Self.tiltName(orientation) { tilt = name }
+    }
+}
+
+/// The ambient light sensor as iio-sensor-proxy's properties describe it.
+public struct ProxyLight: Equatable, Sendable {
+    public var present = false
+    public var level = 0.0
+    /// `lux`, or `vendor` for a sensor that reports a share of its own range.
+    public var unit = "lux"
+    public init() {}
+}
+
+/// The proximity sensor as iio-sensor-proxy's properties describe it.
+public struct ProxyProximity: Equatable, Sendable {
+    public var present = false
+    public var near = false
+    public init() {}
+}

@@ -1,0 +1,38 @@
+import OrientationCore
+import SensorProxy
+import Testing
+
+/// orientd's orientations in iio-sensor-proxy's words.
+@Suite struct ProxyAccelerometerTests {
+    @Test(arguments: [
+        (Orientation.portrait, "normal"), (.portraitUpsideDown, "bottom-up"),
+        (.landscapeLeft, "right-up"), (.landscapeRight, "left-up"),
+    ])
+    func inPlaneOrientationsHaveIioSensorProxysNames(orientation: Orientation, name: String) {
+        var accelerometer = ProxyAccelerometer()
+        accelerometer.follow(orientation)
+        #expect(accelerometer.orientation == name)
+        #expect(accelerometer.tilt == "vertical")
+    }
+
+    /// Lying flat keeps the screen as it was (iio-sensor-proxy does the same); the tilt says
+    /// which way up, +z (screen to the sky) being face-up in orientd's frame.
+    @Test func lyingFlatKeepsTheLastInPlaneOrientation() {
+        var accelerometer = ProxyAccelerometer()
+        accelerometer.follow(.landscapeLeft)
+        accelerometer.follow(.faceUp)
+        #expect(accelerometer.orientation == "right-up")
+        #expect(accelerometer.tilt == "face-up")
+        accelerometer.follow(.faceDown)
+        #expect(accelerometer.orientation == "right-up")
+        #expect(accelerometer.tilt == "face-down")
+    }
+
+    @Test func anUnknownOrientationChangesNothing() {
+        var accelerometer = ProxyAccelerometer()
+        #expect(accelerometer.orientation == "undefined" && accelerometer.tilt == "undefined")
+        accelerometer.follow(.portrait)
+        accelerometer.follow(.unknown)
+        #expect(accelerometer.orientation == "normal" && accelerometer.tilt == "vertical")
+    }
+}
