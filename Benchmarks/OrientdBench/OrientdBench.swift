@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OrientationCore
+import ProcessHarness
 import ScenarioCorpus
 
 @main

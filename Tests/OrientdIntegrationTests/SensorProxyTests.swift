@@ -1,0 +1,141 @@
+import EmulatedSensor
+import Foundation
+import OrientationCore
+import ProcessHarness
+import Testing
+
+extension IntegrationTests {
+    /// orientd as a drop-in for iio-sensor-proxy: its D-Bus face on a private system bus, driven
+    /// by iio-sensor-proxy's own client (monitor-sensor, run as nobody), and the same script run
+    /// against iio-sensor-proxy itself.
+    @Suite struct SensorProxyTests {
+        /// The turns of the script, and what monitor-sensor prints for each.
+        static let turns: [(Orientation, String)] = [
+            (.landscapeLeft, "right-up"), (.landscapeRight, "left-up"), (.portraitUpsideDown, "bottom-up"), (.portrait, "normal"),
+        ]
+
+        static func sensor() throws -> EmulatedAccelerometer {
+            try EmulatedAccelerometer.standard(.portrait, properties: Reference.accelerometerProperties)
+        }
+
+        /// Starts monitor-sensor, turns the device through every in-plane orientation, waiting for
+        /// each line; returns monitor-sensor's accelerometer lines.
+        static func runScript(on bench: SensorProxyBench, sensor: EmulatedAccelerometer) throws -> [String] {
+            let monitor = try bench.startMonitorSensor()
+            defer { monitor.stop() }
+            try #require(monitor.waitForLine(containing: "=== Has accelerometer"), "monitor-sensor printed:\n\(monitor.outputText)")
+            if monitor.outputText.contains("(orientation: undefined)") {
+                // The reference answers `undefined` first and reports its first reading as a change.
+                monitor.waitForLine(containing: "orientation changed: normal")
+            }
+            for (orientation, name) in turns {
+                let seen = monitor.output.count
+                sensor.turn(to: orientation)
+                #expect(waitUntil(timeout: 15) { monitor.output.dropFirst(seen).contains { $0.text.hasSuffix("orientation changed: \(name)") } },
+                        "no \(name) after turning to \(orientation); monitor-sensor printed:\n\(monitor.outputText)")
+            }
+            return monitor.output.map(\.text).filter { $0.contains("ccelerometer") }
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+
+        /// The orientations monitor-sensor showed, in order: the first from its `===` line.
+        static func orientations(in lines: [String]) -> [String] {
+            lines.compactMap { line in
+                if let range = line.range(of: "(orientation: ") { return String(line[range.upperBound...].prefix { $0 != ")" }) }
+                if let range = line.range(of: "orientation changed: ") { return String(line[range.upperBound...]) }
+                return nil
+            }
+        }
+
+        @Test func monitorSensorFollowsOrientdThroughEveryOrientation() throws {
+            try #require(Reference.isUnpacked, "iio-sensor-proxy's monitor-sensor is not in .build/iio-sensor-proxy: run scripts/setup")
+            let bench = try SensorProxyBench()
+            let sensor = try Self.sensor()
+            let daemon = try bench.orientd(sensor)
+            let lines = try Self.runScript(on: bench, sensor: sensor)
+            #expect(lines == ["=== Has accelerometer (orientation: normal)"] + Self.turns.map { "Accelerometer orientation changed: \($0.1)" },
+                    "orientd's log:\n\(daemon.log)")
+        }
+
+        /// The reference, on the same script: the same orientations in the same words. The one
+        /// difference, asserted so it stays visible: iio-sensor-proxy 3.0 says `undefined` until
+        /// its first reading after the claim (monitor-sensor prints `=== Has accelerometer
+        /// (orientation: undefined)`, `+++ Accelerometer appeared`, then the first reading as a
+        /// change), where orientd has read the sensor at start and answers a claim only after a
+        /// fresh reading.
+        @Test func theSameScriptAgainstIioSensorProxyPrintsTheSameChanges() throws {
+            try #require(Reference.isUnpacked, "iio-sensor-proxy is not in .build/iio-sensor-proxy: run scripts/setup")
+            let bench = try SensorProxyBench()
+            let sensor = try Self.sensor()
+            let reference = try bench.reference(sensor)
+            defer { reference.stop() }
+            let referenceLines = try Self.runScript(on: bench, sensor: sensor)
+            reference.stop()
+
+            let orientdSensor = try Self.sensor()
+            let daemon = try bench.orientd(orientdSensor)
+            let orientdLines = try Self.runScript(on: bench, sensor: orientdSensor)
+
+            let (referenceStates, orientdStates) = (Self.orientations(in: referenceLines), Self.orientations(in: orientdLines))
+            let shown = "iio-sensor-proxy:\n\(referenceLines.joined(separator: "\n"))\norientd:\n\(orientdLines.joined(separator: "\n"))"
+            #expect(referenceStates.first == "undefined" && orientdStates.first == "normal", "\(shown)")
+            #expect(Array(referenceStates.drop { $0 == "undefined" }) == orientdStates, "\(shown)\n\(daemon.log)")
+        }
+
+        /// mutter claims, then reads the property at once: it must be where the device is now,
+        /// though the device turned while nobody claimed (and orientd read nothing).
+        @Test func aGetRightAfterTheClaimSeesTheRealOrientation() throws {
+            let bench = try SensorProxyBench()
+            let sensor = try Self.sensor()
+            let daemon = try bench.orientd(sensor)
+            #expect(waitUntil(timeout: 10) { bench.property("AccelerometerOrientation") == #"s "normal""# })
+            // Not read with no client: the property still says normal.
+            #expect(waitUntil(timeout: 15, every: 0.2) { (try? PowerTests.isReading(daemon)) == false })
+            sensor.turn(to: .landscapeLeft)
+            #expect(bench.property("AccelerometerOrientation") == #"s "normal""#)
+
+            let mutter = try bench.python(Self.claimThenGet)
+            #expect(mutter.standardOutput == "right-up\n", "\(mutter.standardError)\n\(daemon.log)")
+        }
+
+        static let claimThenGet = """
+            import dbus
+            bus = dbus.SystemBus()
+            proxy = bus.get_object("net.hadess.SensorProxy", "/net/hadess/SensorProxy")
+            proxy.ClaimAccelerometer(dbus_interface="net.hadess.SensorProxy")
+            print(proxy.Get("net.hadess.SensorProxy", "AccelerometerOrientation", dbus_interface="org.freedesktop.DBus.Properties"))
+            """
+
+        /// Lying flat keeps the screen's orientation and says which way up in AccelerometerTilt.
+        @Test func lyingFlatShowsInTheTilt() throws {
+            let bench = try SensorProxyBench()
+            let sensor = try Self.sensor()
+            let daemon = try bench.orientd(sensor)
+            let monitor = try bench.startMonitorSensor()
+            defer { monitor.stop() }
+            try #require(monitor.waitForLine(containing: "=== Has accelerometer (orientation: normal)"), "\(monitor.outputText)\n\(daemon.log)")
+            sensor.turn(to: .faceUp)
+            #expect(waitUntil(timeout: 10) { bench.property("AccelerometerTilt") == #"s "face-up""# }, "\(daemon.log)")
+            #expect(bench.property("AccelerometerOrientation") == #"s "normal""#)
+            sensor.turn(to: .faceDown)
+            #expect(waitUntil(timeout: 10) { bench.property("AccelerometerTilt") == #"s "face-down""# }, "\(daemon.log)")
+        }
+
+        /// A claimer killed without releasing is released: the sensor stops being read.
+        @Test func aKilledClaimerStopsTheReads() throws {
+            let bench = try SensorProxyBench()
+            let sensor = try Self.sensor()
+            let daemon = try bench.orientd(sensor)
+            let reads = try PowerTests.rawAttributeReads(of: sensor)
+            let monitor = try bench.startMonitorSensor()
+            try #require(monitor.waitForLine(containing: "=== Has accelerometer"), "\(monitor.outputText)\n\(daemon.log)")
+            var counted = 0
+            #expect(waitUntil(timeout: 10) { counted += reads.take(); return counted > 20 }, "a claim must keep the sensor read")
+            kill(monitor.pid, SIGKILL)
+            // A second passes without one read, within seconds of the kill.
+            #expect(waitUntil(timeout: 10, every: 1) { reads.take() == 0 }, "\(daemon.log)")
+            #expect(waitUntil(timeout: 5, every: 0.2) { (try? PowerTests.isReading(daemon)) == false })
+            #expect(daemon.log.contains("no D-Bus client claims the accelerometer any more"))
+        }
+    }
+}
