@@ -1,0 +1,216 @@
+import EmulatedSensor
+import Foundation
+import ProcessHarness
+import Testing
+
+extension IntegrationTests {
+    /// What any local user can throw at orientd's D-Bus face: wrong calls, floods of claims,
+    /// claimers that vanish by the thousand, a polkit that says no, another owner of the name.
+    @Suite struct SensorProxyHostileTests {
+        /// Each call, and the D-Bus error it got ("ok" when it succeeded).
+        static let badCalls = """
+            import dbus
+            bus = dbus.SystemBus()
+            proxy = bus.get_object("net.hadess.SensorProxy", "/net/hadess/SensorProxy")
+            def attempt(label, call):
+                try:
+                    call()
+                    print(label, "ok")
+                except dbus.exceptions.DBusException as error:
+                    print(label, error.get_dbus_name())
+            attempt("argument", lambda: bus.call_blocking("net.hadess.SensorProxy", "/net/hadess/SensorProxy", "net.hadess.SensorProxy", "ClaimAccelerometer", "i", [42]))
+            attempt("interface", lambda: proxy.ClaimAccelerometer(dbus_interface="net.hadess.Nothing"))
+            attempt("method", lambda: proxy.ClaimEverything(dbus_interface="net.hadess.SensorProxy"))
+            attempt("property", lambda: proxy.Get("net.hadess.SensorProxy", "Nothing", dbus_interface="org.freedesktop.DBus.Properties"))
+            attempt("write", lambda: proxy.Set("net.hadess.SensorProxy", "AccelerometerOrientation", "normal", dbus_interface="org.freedesktop.DBus.Properties"))
+            attempt("path", lambda: bus.get_object("net.hadess.SensorProxy", "/net/hadess/Nothing").ClaimAccelerometer(dbus_interface="net.hadess.SensorProxy"))
+            attempt("release", lambda: proxy.ReleaseLight(dbus_interface="net.hadess.SensorProxy"))
+            attempt("compass", lambda: bus.get_object("net.hadess.SensorProxy", "/net/hadess/SensorProxy/Compass").ClaimCompass(dbus_interface="net.hadess.SensorProxy.Compass"))
+            """
+
+        @Test func wrongCallsGetClearErrors() throws {
+            let bench = try SensorProxyBench()
+            let daemon = try bench.orientd(try SensorProxyTests.sensor())
+            let result = try bench.python(Self.badCalls)
+            let answers = Dictionary(uniqueKeysWithValues: result.standardOutput.split(separator: "\n").map { line in
+                let parts = line.split(separator: " ")
+                return (String(parts[0]), String(parts.last ?? ""))
+            })
+            let expected = [
+                "argument": "org.freedesktop.DBus.Error.InvalidArgs",
+                "interface": "org.freedesktop.DBus.Error.UnknownMethod",
+                "method": "org.freedesktop.DBus.Error.UnknownMethod",
+                "property": "org.freedesktop.DBus.Error.UnknownProperty",
+                "write": "org.freedesktop.DBus.Error.PropertyReadOnly",
+                "path": "org.freedesktop.DBus.Error.UnknownObject",
+                // Releasing what one never claimed changes nothing, as in iio-sensor-proxy.
+                "release": "ok",
+                "compass": "ok",
+            ]
+            #expect(answers == expected, "\(result.standardOutput)\(result.standardError)")
+            #expect(daemon.process.isRunning)
+        }
+
+        /// 2000 claims from one client in flight at once: one claimer, every call answered (by
+        /// orientd, or refused by the bus itself, which limits the calls awaiting replies per
+        /// client: LimitsExceeded); one release lets the sensor go.
+        static let floodOfClaims = """
+            import dbus, dbus.mainloop.glib
+            from gi.repository import GLib
+            dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+            bus = dbus.SystemBus()
+            proxy = bus.get_object("net.hadess.SensorProxy", "/net/hadess/SensorProxy")
+            loop = GLib.MainLoop()
+            answers = {"ok": 0}
+            def done(kind):
+                answers[kind] = answers.get(kind, 0) + 1
+                if sum(answers.values()) == 2000: loop.quit()
+            for _ in range(2000):
+                proxy.ClaimAccelerometer(dbus_interface="net.hadess.SensorProxy",
+                                         reply_handler=lambda: done("ok"), error_handler=lambda e: done(e.get_dbus_name()))
+            GLib.timeout_add_seconds(60, loop.quit)
+            loop.run()
+            print(sum(answers.values()), sorted(answers), answers["ok"] > 0)
+            proxy.ReleaseAccelerometer(dbus_interface="net.hadess.SensorProxy")
+            print("released")
+            """
+
+        @Test func aFloodOfClaimsFromOneClientIsOneClaim() throws {
+            let bench = try SensorProxyBench()
+            let sensor = try SensorProxyTests.sensor()
+            let daemon = try bench.orientd(sensor)
+            let result = try bench.python(Self.floodOfClaims)
+            #expect(["2000 ['ok'] True\nreleased\n", "2000 ['ok', 'org.freedesktop.DBus.Error.LimitsExceeded'] True\nreleased\n"].contains(result.standardOutput), "\(result.standardError)\n\(daemon.log)")
+            #expect(waitUntil(timeout: 10, every: 0.2) { (try? PowerTests.isReading(daemon)) == false }, "\(daemon.log)")
+            #expect(daemon.log.components(separatedBy: "a D-Bus client claimed the accelerometer").count == 2)
+        }
+
+        /// 1000 clients that claim and leave without releasing, every other one without even
+        /// waiting for the answer (it is gone before orientd tracks it): each is released,
+        /// nothing grows.
+        static let claimAndVanish = """
+            import dbus, dbus.lowlevel, os, sys
+            address = os.environ["DBUS_SYSTEM_BUS_ADDRESS"]
+            for round in range(int(sys.argv[1])):
+                connection = dbus.bus.BusConnection(address)
+                if round % 2:
+                    connection.send_message(dbus.lowlevel.MethodCallMessage(
+                        "net.hadess.SensorProxy", "/net/hadess/SensorProxy", "net.hadess.SensorProxy", "ClaimAccelerometer"))
+                    connection.flush()
+                else:
+                    connection.call_blocking("net.hadess.SensorProxy", "/net/hadess/SensorProxy", "net.hadess.SensorProxy",
+                                             "ClaimAccelerometer", "", [])
+                connection.close()
+            print("done")
+            """
+
+        @Test func claimersThatVanishByTheThousandLeakNothing() throws {
+            let bench = try SensorProxyBench()
+            // A claim after the sensor went idle waits for a fresh reading: poll fast, so that
+            // 1000 of them take seconds.
+            let daemon = try bench.orientd(try SensorProxyTests.sensor(), arguments: ["--no-sensor-proxy-polkit", "--rate", "200"])
+            let descriptors = "/proc/\(daemon.process.processIdentifier)/fd"
+            func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: descriptors).count) ?? -1 }
+
+            // A first round lets allocators and caches reach their working size.
+            #expect(try bench.python(Self.claimAndVanish, ["100"]).standardOutput == "done\n")
+            #expect(waitUntil(timeout: 10, every: 0.2) { (try? PowerTests.isReading(daemon)) == false }, "\(daemon.log)")
+            let (memoryBefore, descriptorsBefore) = (daemon.residentKiB, openDescriptors())
+            let result = try bench.python(Self.claimAndVanish, ["1000"])
+            #expect(result.standardOutput == "done\n", "\(result.standardError)")
+            #expect(daemon.process.isRunning)
+            #expect(waitUntil(timeout: 10, every: 0.2) { (try? PowerTests.isReading(daemon)) == false }, "every vanished claimer must be released")
+            #expect(openDescriptors() == descriptorsBefore)
+            #expect(daemon.residentKiB - memoryBefore < 2048, "resident memory grew from \(memoryBefore) KiB to \(daemon.residentKiB) KiB")
+        }
+
+        // MARK: polkit
+
+        static let claimOnce = """
+            import dbus
+            proxy = dbus.SystemBus().get_object("net.hadess.SensorProxy", "/net/hadess/SensorProxy")
+            try:
+                proxy.ClaimAccelerometer(dbus_interface="net.hadess.SensorProxy")
+                print("ok")
+            except dbus.exceptions.DBusException as error:
+                print(error.get_dbus_name())
+            """
+
+        /// Claims are authorized as iio-sensor-proxy 3.4+ does: polkit's answer for action
+        /// net.hadess.SensorProxy.claim-sensor (python-dbusmock's polkitd stands in for polkit).
+        @Test func polkitDecidesWhoMayClaim() throws {
+            let bench = try SensorProxyBench()
+            let daemon = try bench.orientd(try SensorProxyTests.sensor(), arguments: [])
+            // No polkit on the bus: nobody may claim.
+            #expect(try bench.python(Self.claimOnce).standardOutput == "org.freedesktop.DBus.Error.AccessDenied\n", "\(daemon.log)")
+
+            let polkit = try ChildProcess("/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", "polkitd"],
+                                          environment: bench.bus.environment, standardError: bench.directory + "/polkitd.log")
+            defer { polkit.stop() }
+            try #require(waitUntil(timeout: 10) { bench.owner(of: "org.freedesktop.PolicyKit1") != nil }, "python-dbusmock's polkitd did not start")
+            func allow(_ actions: [String]) throws {
+                let list = "[" + actions.map { "'\($0)'" }.joined(separator: ",") + "]"
+                _ = try run(executable: "/usr/bin/gdbus", ["call", "--system", "--dest", "org.freedesktop.PolicyKit1",
+                                                           "--object-path", "/org/freedesktop/PolicyKit1/Authority",
+                                                           "--method", "org.freedesktop.DBus.Mock.SetAllowed", list],
+                            environment: bench.bus.environment)
+            }
+            try allow([])
+            #expect(try bench.python(Self.claimOnce).standardOutput == "org.freedesktop.DBus.Error.AccessDenied\n")
+            #expect((try? PowerTests.isReading(daemon)) == false, "a refused claim must not wake the sensor")
+            try allow(["net.hadess.SensorProxy.claim-sensor"])
+            #expect(try bench.python(Self.claimOnce).standardOutput == "ok\n", "\(daemon.log)")
+        }
+
+        // MARK: The bus name
+
+        /// iio-sensor-proxy 3.0 (Debian 12's) does not let its name be taken: orientd waits in
+        /// the bus's queue (one log line, no retries) and owns the name as soon as it leaves, as
+        /// `Conflicts=iio-sensor-proxy.service` makes it leave when orientd starts under systemd.
+        @Test func orientdWaitsBehindARunningIioSensorProxy() throws {
+            try #require(Reference.isUnpacked, "iio-sensor-proxy is not in .build/iio-sensor-proxy: run scripts/setup")
+            let bench = try SensorProxyBench()
+            let sensor = try SensorProxyTests.sensor()
+            let reference = try bench.reference(sensor)
+            defer { reference.stop() }
+            try #require(waitUntil(timeout: 10) { bench.owner(of: "net.hadess.SensorProxy") == reference.pid })
+            let daemon = try bench.orientd(sensor)
+            #expect(waitUntil(timeout: 10) { daemon.log.contains("another service owns net.hadess.SensorProxy") }, "\(daemon.log)")
+            #expect(bench.owner(of: "net.hadess.SensorProxy") == reference.pid)
+            reference.stop()
+            #expect(waitUntil(timeout: 10) { bench.owner(of: "net.hadess.SensorProxy") == daemon.process.processIdentifier }, "\(daemon.log)")
+            #expect(daemon.log.components(separatedBy: "another service owns").count == 2, "\(daemon.log)")
+        }
+
+        /// An owner that lets its name be taken (iio-sensor-proxy 3.1 and later) gives it up to
+        /// orientd at once; orientd never lets it be taken back.
+        @Test func orientdTakesTheNameFromAnOwnerThatAllowsIt() throws {
+            let bench = try SensorProxyBench()
+            let holder = try ChildProcess("/usr/bin/python3", ["-c", """
+                import dbus, dbus.mainloop.glib
+                from gi.repository import GLib
+                dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+                bus = dbus.SystemBus()
+                loop = GLib.MainLoop()
+                def lost(name):
+                    print("lost", flush=True)
+                bus.add_signal_receiver(lost, signal_name="NameLost", dbus_interface="org.freedesktop.DBus")
+                bus.request_name("net.hadess.SensorProxy", dbus.bus.NAME_FLAG_ALLOW_REPLACEMENT | dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
+                print("owner", flush=True)
+                GLib.timeout_add_seconds(600, loop.quit)
+                loop.run()
+                """], environment: bench.bus.environment)
+            defer { holder.stop() }
+            try #require(holder.waitForLine(containing: "owner"))
+            let daemon = try bench.orientd(try SensorProxyTests.sensor())
+            #expect(holder.waitForLine(containing: "lost"), "\(daemon.log)")
+            #expect(waitUntil(timeout: 10) { bench.owner(of: "net.hadess.SensorProxy") == daemon.process.processIdentifier }, "\(daemon.log)")
+            // Asking with REPLACE_EXISTING now gets nothing: orientd does not allow replacement.
+            let taker = try run(executable: "/usr/bin/gdbus", ["call", "--system", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                                                               "--method", "org.freedesktop.DBus.RequestName", "net.hadess.SensorProxy", "6"],
+                                environment: bench.bus.environment)
+            #expect(taker.standardOutput.contains("uint32 3"), "RequestName answered \(taker.standardOutput)\(taker.standardError)")
+            #expect(bench.owner(of: "net.hadess.SensorProxy") == daemon.process.processIdentifier)
+        }
+    }
+}
