@@ -140,6 +140,17 @@ private final class FakeDevice: DeviceFiles {
         #expect(found.light == nil && found.proximity == nil && found.refusals.isEmpty)
     }
 
+    /// Many chips (stk3310, ltr559, apds9960) are one IIO device with both channels.
+    @Test func oneDeviceCanBeBothTheLightAndTheProximitySensor() {
+        let combined = FakeDevice(1, name: "stk3310", files: ["in_illuminance_raw": "40\n", "in_proximity_raw": "0\n"],
+                                  properties: ["PROXIMITY_NEAR_LEVEL": "100"])
+        let found = AmbientDiscovery.discover([accelerometer, combined])
+        #expect(found.light?.found.device == "iio:device1 (stk3310)")
+        #expect(found.proximity?.found.device == "iio:device1 (stk3310)")
+        #expect(found.light?.read() == .value(40))
+        #expect(found.proximity?.read() == .value(0))
+    }
+
     @Test func discoveryTakesTheFirstOfEachKindAndSaysWhyOthersAreRefused() {
         let light = FakeDevice(1, name: "als", files: ["in_illuminance_input": "10\n"])
         let secondLight = FakeDevice(2, name: "als2", files: ["in_illuminance_input": "20\n"])
