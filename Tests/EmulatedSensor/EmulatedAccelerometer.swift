@@ -9,10 +9,10 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
     public static let countsPerG = 256.0
     public static let devicePath = "/devices/platform/orientd-test/iio:device0"
 
-    private let testbed: OpaquePointer
+    let testbed: OpaquePointer
     public let root: String
     /// What was added, so an unplugged accelerometer can be plugged in again.
-    private var descriptions: [String] = []
+    var descriptions: [String] = []
     /// The writing end of a `buffered` accelerometer's /dev/iio:device0, a FIFO.
     private var scanWriter: Int32 = -1
 
@@ -210,7 +210,7 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
 
     private static let syspath = "/sys" + devicePath
 
-    private func add(_ description: String) throws {
+    func add(_ description: String) throws {
         descriptions.append(description)
         var error = [CChar](repeating: 0, count: 512)
         guard umockdev_shim_testbed_add(testbed, description, &error, UInt(error.count)) == 1 else {

@@ -1,0 +1,184 @@
+import OrientationCore
+
+/// What the ambient sensor thread does next, as a pure state machine: `AmbientSensorPoller` tells
+/// it what happened (what discovery found, the demand, a read's outcome, a udev event) and asks
+/// `next(at:)` what to do; the machine never reads, sleeps or logs, and its clock is the time it
+/// is given.
+///
+/// The sensors are discovered at start, whatever the demand (their presence must be known before
+/// anyone asks for them), and again whenever udev adds or changes an IIO device. A sensor that
+/// udev removes, or whose file vanishes, is gone at once. Each present sensor is read only while
+/// its demand holds: at once when the demand appears, then every interval; with no demand the
+/// thread sleeps until woken. A level is reported on the first read after demand starts and
+/// whenever it changes; a failed read is logged once for each run of failures.
+struct AmbientLoop: Sendable {
+    /// A sensor discovery found.
+    struct Found: Equatable, Sendable {
+        /// "iio:device1 (als)".
+        var device: String
+        /// The kernel's name, by which udev reports a removal; nil for a remote sensor.
+        var sysname: String?
+        /// Seconds between reads while needed.
+        var interval: Double
+        /// A proximity sensor's near level.
+        var nearLevel: Double?
+    }
+
+    /// The outcome of a read: lux for a light sensor, the raw value for a proximity sensor.
+    enum Reading: Equatable, Sendable {
+        case value(Double)
+        /// `gone`: the device or its file no longer exists.
+        case failed(reason: String, gone: Bool)
+    }
+
+    enum Action: Equatable, Sendable {
+        /// Open a fresh context, find the sensors, then report `discovered`.
+        case discover
+        /// Ask both demands whether readings are needed (each goes idle if not), then report `demand`.
+        case checkDemand
+        /// Read the sensor, then report `readFinished`.
+        case read(AmbientSensorKind)
+        /// Hand the event to whoever listens (and log an appearance or a departure).
+        case report(AmbientEvent)
+        /// A warning for the log: a sensor refused, or a read that failed.
+        case warn(String)
+        /// The first discovery is over and reported: whoever waits for the start may go on.
+        case announceStart
+        /// Sleep until then (`.infinity`: until woken), or until woken; report `woken` if woken.
+        case sleep(until: Double)
+    }
+
+    private struct Sensor: Sendable {
+        var found: Found
+        var needed = false
+        var nextReadAt = -Double.infinity
+        /// Report the next level whatever it is: demand has just started.
+        var reportNext = true
+        var lastReported: AmbientEvent?
+        var failing = false
+        var detector: ProximityDetector?
+
+        init(_ found: Found) {
+            self.found = found
+            detector = found.nearLevel.map { ProximityDetector(nearLevel: $0) }
+        }
+    }
+
+    private var sensors: [AmbientSensorKind: Sensor] = [:]
+    private var discoveryDue = true
+    private var startAnnounced = false
+    private var demandUnknown = true
+    /// The refusals of the last discovery, so each is logged once, not at every discovery.
+    private var refusals: Set<String> = []
+    private var pending: [Action] = []
+
+    // MARK: Events
+
+    /// What discovery found (nil: no such sensor), and why it refused any sensor it saw.
+    mutating func discovered(light: Found?, proximity: Found?, refusals: [String], at time: Double) {
+        discoveryDue = false
+        demandUnknown = true
+        for (kind, found) in [(AmbientSensorKind.light, light), (.proximity, proximity)] {
+            let old = sensors[kind]
+            if let old, let found, old.found.device == found.device, old.found.sysname == found.sysname {
+                // The same device, perhaps with a new near level or interval: keep its state.
+                sensors[kind]?.found = found
+                if let level = found.nearLevel, level != old.detector?.nearLevel {
+                    sensors[kind]?.detector = ProximityDetector(nearLevel: level, isNear: old.detector?.isNear ?? false)
+                }
+                continue
+            }
+            if let old {
+                sensors[kind] = nil
+                pending.append(.report(kind.gone("\(old.found.device) is no longer found")))
+            }
+            if let found {
+                sensors[kind] = Sensor(found)
+                pending.append(.report(kind.appeared(found.device)))
+            }
+        }
+        for refusal in refusals where !self.refusals.contains(refusal) { pending.append(.warn(refusal)) }
+        self.refusals = Set(refusals)
+        if !startAnnounced {
+            startAnnounced = true
+            pending.append(.announceStart)
+        }
+    }
+
+    /// The answer to `checkDemand`: which sensors someone needs read.
+    mutating func demand(light: Bool, proximity: Bool, at time: Double) {
+        demandUnknown = false
+        for (kind, needed) in [(AmbientSensorKind.light, light), (.proximity, proximity)] {
+            guard var sensor = sensors[kind] else { continue }
+            if needed, !sensor.needed {
+                sensor.nextReadAt = time
+                sensor.reportNext = true
+            }
+            sensor.needed = needed
+            sensors[kind] = sensor
+        }
+    }
+
+    mutating func readFinished(_ kind: AmbientSensorKind, _ reading: Reading, at time: Double) {
+        guard var sensor = sensors[kind] else { return }
+        // Keep to the interval's grid; after a stall (suspend, a slow read) start a new one from now.
+        sensor.nextReadAt = max(sensor.nextReadAt + sensor.found.interval, time)
+        switch reading {
+        case .failed(let reason, gone: true):
+            sensors[kind] = nil
+            pending.append(.report(kind.gone(reason)))
+            return
+        case .failed(let reason, gone: false):
+            if !sensor.failing { pending.append(.warn(reason)) }
+            sensor.failing = true
+        case .value(let value):
+            sensor.failing = false
+            let event: AmbientEvent
+            switch kind {
+            case .light:
+                event = .lightLevel(value)
+            case .proximity:
+                var detector = sensor.detector ?? ProximityDetector(nearLevel: .infinity)
+                event = .proximity(near: detector.update(raw: value))
+                sensor.detector = detector
+            }
+            if sensor.reportNext || event != sensor.lastReported { pending.append(.report(event)) }
+            sensor.reportNext = false
+            sensor.lastReported = event
+        }
+        sensors[kind] = sensor
+    }
+
+    mutating func hotplug(_ event: HotplugEvent, at time: Double) {
+        switch event.action {
+        case .remove:
+            // Gone at once, without a discovery that could still see the device half there;
+            // udev's `add` brings it back.
+            for kind in AmbientSensorKind.allCases where sensors[kind]?.found.sysname == event.sysname {
+                sensors[kind] = nil
+                pending.append(.report(kind.gone("\(event.sysname) was removed")))
+            }
+        case .add, .change:
+            // A new sensor, or a hwdb update (a PROXIMITY_NEAR_LEVEL set at last): look again.
+            discoveryDue = true
+        }
+    }
+
+    /// A sleep ended early: the demand may have changed.
+    mutating func woken() { demandUnknown = true }
+
+    // MARK: What next
+
+    mutating func next(at now: Double) -> Action {
+        if !pending.isEmpty { return pending.removeFirst() }
+        if discoveryDue { return .discover }
+        if demandUnknown { return .checkDemand }
+        for kind in AmbientSensorKind.allCases {
+            if let sensor = sensors[kind], sensor.needed, now >= sensor.nextReadAt { return .read(kind) }
+        }
+        let wake = sensors.values.filter(\.needed).map(\.nextReadAt).min() ?? .infinity
+        // Time passes in the sleep: the demand is asked again before the next read.
+        demandUnknown = true
+        return .sleep(until: wake)
+    }
+}

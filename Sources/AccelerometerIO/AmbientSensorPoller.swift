@@ -1,0 +1,141 @@
+import Foundation
+import Logging
+import OrientationCore
+
+/// Finds and reads the ambient light and proximity sensors of one libiio context on a thread of
+/// its own (a libiio context stays on one thread), the way iio-sensor-proxy's iio-poll-als and
+/// iio-poll-proximity drivers do, and reports what it learns through `onEvent`.
+///
+/// The sensors are found at `start` whatever the demand, so their presence is known before anyone
+/// asks for them, and again when udev adds or changes an IIO device (`hotplug`). Each is read only
+/// while its demand holds (`lightDemand`, `proximityDemand`): at once when the demand appears,
+/// then every interval (the light sensor's integration time or 0.8 s; 0.7 s for proximity).
+/// With neither needed the thread sleeps until woken, and reads nothing.
+///
+/// Every decision is `AmbientLoop`'s, a pure state machine; this class is the I/O around it.
+public final class AmbientSensorPoller: @unchecked Sendable {
+    public let lightDemand = ReadingDemand()
+    public let proximityDemand = ReadingDemand()
+
+    private let uri: String
+    private let logger: Logger
+    private let onEvent: @Sendable (AmbientEvent) -> Void
+    private let thread = FeedThread()
+    private let inbox = NSLock()
+    private var hotplugEvents: [HotplugEvent] = []
+
+    /// - Parameters:
+    ///   - uri: the libiio context ("local:", "ip:host").
+    ///   - onEvent: called on the poller's thread.
+    public init(uri: String, logger: Logger, onEvent: @escaping @Sendable (AmbientEvent) -> Void) {
+        self.uri = uri
+        self.logger = logger
+        self.onEvent = onEvent
+    }
+
+    /// Starts the thread and returns once the first discovery is over: the sensors found have
+    /// been reported (`lightAppeared`, `proximityAppeared`) by then.
+    public func start() {
+        lightDemand.onDemand { [thread] in thread.wake() }
+        proximityDemand.onDemand { [thread] in thread.wake() }
+        let discovered = DispatchSemaphore(value: 0)
+        thread.start(name: "orientd-ambient") { [self] in
+            run(announcing: { discovered.signal() })
+        }
+        discovered.wait()
+    }
+
+    /// Asks the thread to stop and waits until it has.
+    public func stop() { thread.stop() }
+
+    /// What udev says happened to an IIO device; called from any thread.
+    public func hotplug(_ event: HotplugEvent) {
+        inbox.lock()
+        hotplugEvents.append(event)
+        inbox.unlock()
+        thread.wake()
+    }
+
+    private func takeHotplugEvents() -> [HotplugEvent] {
+        inbox.lock()
+        defer { inbox.unlock() }
+        defer { hotplugEvents = [] }
+        return hotplugEvents
+    }
+
+    /// The thread's loop: does what `AmbientLoop` decides, one action at a time, and tells it what
+    /// came of each. The context and the sensors in it stay on this thread.
+    private func run(announcing announceStart: () -> Void) {
+        var loop = AmbientLoop()
+        var found = AmbientDiscovery.Result()
+        var startAnnounced = false
+        while !thread.shouldStop {
+            for event in takeHotplugEvents() { loop.hotplug(event, at: MonotonicClock.now()) }
+            let now = MonotonicClock.now()
+            switch loop.next(at: now) {
+            case .discover:
+                found = discover()
+                loop.discovered(light: found.light?.found, proximity: found.proximity?.found,
+                                refusals: found.refusals, at: MonotonicClock.now())
+            case .checkDemand:
+                loop.demand(light: isNeeded(lightDemand, at: now), proximity: isNeeded(proximityDemand, at: now), at: now)
+            case .read(.light):
+                loop.readFinished(.light, found.light?.read() ?? .failed(reason: "no light sensor", gone: true), at: MonotonicClock.now())
+            case .read(.proximity):
+                loop.readFinished(.proximity, found.proximity?.read() ?? .failed(reason: "no proximity sensor", gone: true), at: MonotonicClock.now())
+            case .report(let event):
+                log(event, found: found)
+                onEvent(event)
+            case .warn(let line):
+                logger.warning("\(line)")
+            case .announceStart:
+                announceStart()
+                startAnnounced = true
+            case .sleep(let until):
+                if thread.sleep(max(0.001, until - now)) { loop.woken() }
+            }
+        }
+        // Stopped before the first discovery ended: whoever waits for the start may go on.
+        if !startAnnounced { announceStart() }
+    }
+
+    /// Opens a fresh context (its device list is fixed when it opens) and finds the sensors in it.
+    private func discover() -> AmbientDiscovery.Result {
+        do {
+            return AmbientDiscovery.discover(in: try IIOContext(uri: uri))
+        } catch {
+            // No IIO devices at all is a machine without ambient sensors, not a fault.
+            logger.debug("no ambient sensors: \(error)")
+            return AmbientDiscovery.Result()
+        }
+    }
+
+    private func isNeeded(_ demand: ReadingDemand, at time: Double) -> Bool {
+        if demand.goIdleUnlessNeeded(at: time) { return false }
+        demand.noteReading()
+        return true
+    }
+
+    private func log(_ event: AmbientEvent, found: AmbientDiscovery.Result) {
+        switch event {
+        case .lightAppeared(let device):
+            let how = found.light.map { sensor in
+                "reading \(sensor.channel.file)"
+                    + (sensor.calibration.offset != 0 ? " + \(formatDecimal(sensor.calibration.offset))" : "")
+                    + " × \(formatDecimal(sensor.calibration.scale)) lux every \(formatDecimal(sensor.interval)) s while needed"
+            } ?? ""
+            logger.notice("found the ambient light sensor \(device): \(how)")
+        case .proximityAppeared(let device):
+            let how = found.proximity.map { "reading \($0.file) (near above \(formatDecimal($0.nearLevel))) every \(formatDecimal(ProximitySensor.interval)) s while needed" } ?? ""
+            logger.notice("found the proximity sensor \(device): \(how)")
+        case .lightGone(let reason):
+            logger.warning("the ambient light sensor is gone: \(reason)")
+        case .proximityGone(let reason):
+            logger.warning("the proximity sensor is gone: \(reason)")
+        case .lightLevel(let lux):
+            logger.debug("light level \(formatDecimal(lux)) lux")
+        case .proximity(let near):
+            logger.debug("proximity: \(near ? "near" : "far")")
+        }
+    }
+}

@@ -1,0 +1,213 @@
+@testable import AccelerometerIO
+import Testing
+
+/// The ambient sensor thread's decisions, without a thread, a sensor or a clock.
+@Suite struct AmbientLoopTests {
+    private let light = AmbientLoop.Found(device: "iio:device1 (als)", sysname: "iio:device1", interval: 0.8)
+    private let proximity = AmbientLoop.Found(device: "iio:device2 (prox)", sysname: "iio:device2", interval: 0.7, nearLevel: 128)
+
+    /// Discovered both sensors at `time`, as at start, with nobody needing them.
+    private func started(at time: Double = 0) -> AmbientLoop {
+        var loop = AmbientLoop()
+        #expect(loop.next(at: time) == .discover)
+        loop.discovered(light: light, proximity: proximity, refusals: [], at: time)
+        #expect(loop.next(at: time) == .report(.lightAppeared(device: "iio:device1 (als)")))
+        #expect(loop.next(at: time) == .report(.proximityAppeared(device: "iio:device2 (prox)")))
+        #expect(loop.next(at: time) == .announceStart)
+        #expect(loop.next(at: time) == .checkDemand)
+        loop.demand(light: false, proximity: false, at: time)
+        return loop
+    }
+
+    @Test func presenceIsKnownBeforeTheStartWithNothingReadWithoutDemand() {
+        var loop = started()
+        #expect(loop.next(at: 0) == .sleep(until: .infinity), "no demand: asleep until woken, no periodic wake-ups")
+        #expect(loop.next(at: 0) == .checkDemand, "a sleep that ended asks the demand again")
+        loop.demand(light: false, proximity: false, at: 100)
+        #expect(loop.next(at: 100) == .sleep(until: .infinity))
+    }
+
+    @Test func demandReadsAtOnceThenEveryIntervalAndItsEndStopsTheReads() {
+        var loop = started()
+        _ = loop.next(at: 0)
+        loop.woken()
+        #expect(loop.next(at: 5) == .checkDemand)
+        loop.demand(light: true, proximity: false, at: 5)
+        #expect(loop.next(at: 5) == .read(.light), "read at once when demand appears")
+        loop.readFinished(.light, .value(120), at: 5.01)
+        #expect(loop.next(at: 5.01) == .report(.lightLevel(120)))
+        #expect(loop.next(at: 5.01) == .sleep(until: 5.8), "then at its interval, on its grid")
+        #expect(loop.next(at: 5.8) == .checkDemand, "the demand is asked before every read")
+        loop.demand(light: true, proximity: false, at: 5.8)
+        #expect(loop.next(at: 5.8) == .read(.light))
+        loop.readFinished(.light, .value(120), at: 5.8)
+        #expect(loop.next(at: 5.8) == .sleep(until: 6.6), "an unchanged level is not reported again")
+        #expect(loop.next(at: 6.6) == .checkDemand)
+        loop.demand(light: false, proximity: false, at: 6.6)
+        #expect(loop.next(at: 6.6) == .sleep(until: .infinity), "released: nothing more is read")
+    }
+
+    @Test func aLevelIsReportedWhenItChangesAndOnTheFirstReadOfEveryDemand() {
+        var loop = started()
+        loop.demand(light: true, proximity: false, at: 1)
+        #expect(loop.next(at: 1) == .read(.light))
+        loop.readFinished(.light, .value(10), at: 1)
+        #expect(loop.next(at: 1) == .report(.lightLevel(10)))
+        _ = loop.next(at: 1)
+        #expect(loop.next(at: 1.8) == .checkDemand)
+        loop.demand(light: true, proximity: false, at: 1.8)
+        #expect(loop.next(at: 1.8) == .read(.light))
+        loop.readFinished(.light, .value(11.5), at: 1.8)
+        #expect(loop.next(at: 1.8) == .report(.lightLevel(11.5)))
+        // Released and claimed again: the same level is reported, for the new claimer.
+        loop.demand(light: false, proximity: false, at: 2)
+        loop.demand(light: true, proximity: false, at: 30)
+        #expect(loop.next(at: 30) == .read(.light))
+        loop.readFinished(.light, .value(11.5), at: 30)
+        #expect(loop.next(at: 30) == .report(.lightLevel(11.5)))
+    }
+
+    @Test func proximityGoesThroughItsDetectorWithHysteresis() {
+        var loop = started()
+        loop.demand(light: false, proximity: true, at: 1)
+        var reports: [AmbientLoop.Action] = []
+        var time = 1.0
+        for raw in [0.0, 130, 141, 120, 115, 256] {
+            #expect(loop.next(at: time) == .read(.proximity))
+            loop.readFinished(.proximity, .value(raw), at: time)
+            for _ in 0..<3 {
+                let action = loop.next(at: time)
+                if case .sleep = action {
+                    #expect(action == .sleep(until: time + 0.7))
+                    break
+                }
+                reports.append(action)
+            }
+            time += 0.7
+            #expect(loop.next(at: time) == .checkDemand)
+            loop.demand(light: false, proximity: true, at: time)
+        }
+        // 0: far (first read, reported); 130 is not above 140.8; 141 is: near; 120 is still above
+        // 115.2: near; 115 is not: far; 256: near.
+        #expect(reports == [.report(.proximity(near: false)), .report(.proximity(near: true)),
+                            .report(.proximity(near: false)), .report(.proximity(near: true))])
+    }
+
+    @Test func bothSensorsAreReadEachAtItsOwnInterval() {
+        var loop = started()
+        loop.demand(light: true, proximity: true, at: 0)
+        #expect(loop.next(at: 0) == .read(.light))
+        loop.readFinished(.light, .value(5), at: 0)
+        #expect(loop.next(at: 0) == .report(.lightLevel(5)))
+        #expect(loop.next(at: 0) == .read(.proximity))
+        loop.readFinished(.proximity, .value(0), at: 0)
+        #expect(loop.next(at: 0) == .report(.proximity(near: false)))
+        #expect(loop.next(at: 0) == .sleep(until: 0.7), "the sooner of the two")
+    }
+
+    @Test func aFailedReadIsLoggedOncePerRunAndReadingGoesOn() {
+        var loop = started()
+        loop.demand(light: true, proximity: false, at: 0)
+        _ = loop.next(at: 0)
+        loop.readFinished(.light, .failed(reason: "in_illuminance_input of iio:device1 (als) holds 'abc', not a number", gone: false), at: 0)
+        #expect(loop.next(at: 0) == .warn("in_illuminance_input of iio:device1 (als) holds 'abc', not a number"))
+        #expect(loop.next(at: 0) == .sleep(until: 0.8))
+        _ = loop.next(at: 0.8)
+        loop.demand(light: true, proximity: false, at: 0.8)
+        #expect(loop.next(at: 0.8) == .read(.light))
+        loop.readFinished(.light, .failed(reason: "garbage again", gone: false), at: 0.8)
+        #expect(loop.next(at: 0.8) == .sleep(until: 1.6), "logged once, not on every poll")
+        _ = loop.next(at: 1.6)
+        loop.demand(light: true, proximity: false, at: 1.6)
+        _ = loop.next(at: 1.6)
+        loop.readFinished(.light, .value(3), at: 1.6)
+        #expect(loop.next(at: 1.6) == .report(.lightLevel(3)), "the first good read after demand started is reported")
+    }
+
+    @Test func aSensorWhoseFileVanishedIsGone() {
+        var loop = started()
+        loop.demand(light: true, proximity: false, at: 0)
+        _ = loop.next(at: 0)
+        loop.readFinished(.light, .failed(reason: "in_illuminance_input of iio:device1 (als) no longer exists", gone: true), at: 0)
+        #expect(loop.next(at: 0) == .report(.lightGone(reason: "in_illuminance_input of iio:device1 (als) no longer exists")))
+        #expect(loop.next(at: 0) == .sleep(until: .infinity), "a gone sensor is not read, demand or not")
+        _ = loop.next(at: 1)
+        loop.demand(light: true, proximity: false, at: 1)
+        #expect(loop.next(at: 1) == .sleep(until: .infinity))
+    }
+
+    @Test func udevRemovingASensorMakesItGoneAtOnceAndAddingOneRediscovers() {
+        var loop = started()
+        loop.hotplug(HotplugEvent(action: .remove, sysname: "iio:device0"), at: 1)
+        #expect(loop.next(at: 1) == .sleep(until: .infinity), "another device's removal changes nothing")
+        loop.hotplug(HotplugEvent(action: .remove, sysname: "iio:device2"), at: 2)
+        #expect(loop.next(at: 2) == .report(.proximityGone(reason: "iio:device2 was removed")))
+        #expect(loop.next(at: 2) == .checkDemand, "no discovery that could still see it half there")
+        loop.demand(light: false, proximity: true, at: 2)
+        #expect(loop.next(at: 2) == .sleep(until: .infinity))
+
+        loop.hotplug(HotplugEvent(action: .add, sysname: "iio:device2"), at: 3)
+        #expect(loop.next(at: 3) == .discover)
+        loop.discovered(light: light, proximity: proximity, refusals: [], at: 3)
+        #expect(loop.next(at: 3) == .report(.proximityAppeared(device: "iio:device2 (prox)")), "the light sensor, still there, is not announced again")
+        #expect(loop.next(at: 3) == .checkDemand)
+        loop.demand(light: false, proximity: true, at: 3)
+        #expect(loop.next(at: 3) == .read(.proximity), "demand held while it was gone: read at once")
+    }
+
+    @Test func aRediscoveryThatNoLongerFindsASensorReportsItGone() {
+        var loop = started()
+        loop.hotplug(HotplugEvent(action: .change, sysname: "iio:device1"), at: 1)
+        #expect(loop.next(at: 1) == .discover)
+        loop.discovered(light: nil, proximity: proximity, refusals: ["refusing the light sensor iio:device1 (als): ..."], at: 1)
+        #expect(loop.next(at: 1) == .report(.lightGone(reason: "iio:device1 (als) is no longer found")))
+        #expect(loop.next(at: 1) == .warn("refusing the light sensor iio:device1 (als): ..."))
+        #expect(loop.next(at: 1) == .checkDemand)
+    }
+
+    @Test func aRefusalIsLoggedOnceNotAtEveryDiscovery() {
+        var loop = AmbientLoop()
+        _ = loop.next(at: 0)
+        let refusal = "found proximity sensor iio:device2 (prox) but no PROXIMITY_NEAR_LEVEL udev property; ..."
+        loop.discovered(light: nil, proximity: nil, refusals: [refusal], at: 0)
+        #expect(loop.next(at: 0) == .warn(refusal))
+        #expect(loop.next(at: 0) == .announceStart)
+        loop.hotplug(HotplugEvent(action: .add, sysname: "iio:device0"), at: 1)
+        #expect(loop.next(at: 1) == .discover)
+        loop.discovered(light: nil, proximity: nil, refusals: [refusal], at: 1)
+        #expect(loop.next(at: 1) == .checkDemand)
+        // A hwdb update sets the level: the sensor appears.
+        loop.hotplug(HotplugEvent(action: .change, sysname: "iio:device2"), at: 2)
+        #expect(loop.next(at: 2) == .discover)
+        loop.discovered(light: nil, proximity: proximity, refusals: [], at: 2)
+        #expect(loop.next(at: 2) == .report(.proximityAppeared(device: "iio:device2 (prox)")))
+    }
+
+    @Test func aNewNearLevelKeepsTheCurrentAnswer() {
+        var loop = started()
+        loop.demand(light: false, proximity: true, at: 0)
+        _ = loop.next(at: 0)
+        loop.readFinished(.proximity, .value(200), at: 0)
+        #expect(loop.next(at: 0) == .report(.proximity(near: true)))
+        loop.hotplug(HotplugEvent(action: .change, sysname: "iio:device2"), at: 0.1)
+        #expect(loop.next(at: 0.1) == .discover)
+        var raised = proximity
+        raised.nearLevel = 300
+        loop.discovered(light: light, proximity: raised, refusals: [], at: 0.1)
+        #expect(loop.next(at: 0.1) == .checkDemand)
+        loop.demand(light: false, proximity: true, at: 0.7)
+        #expect(loop.next(at: 0.7) == .read(.proximity))
+        loop.readFinished(.proximity, .value(280), at: 0.7)
+        #expect(loop.next(at: 0.7) == .sleep(until: 1.4), "280 is above 300 less 10%: still near, nothing to report")
+    }
+
+    @Test func withoutSensorsTheStartIsAnnouncedAndNothingIsRead() {
+        var loop = AmbientLoop()
+        #expect(loop.next(at: 0) == .discover)
+        loop.discovered(light: nil, proximity: nil, refusals: [], at: 0)
+        #expect(loop.next(at: 0) == .announceStart)
+        #expect(loop.next(at: 0) == .checkDemand)
+        loop.demand(light: true, proximity: true, at: 0)
+        #expect(loop.next(at: 0) == .sleep(until: .infinity))
+    }
+}

@@ -1,0 +1,137 @@
+import OrientationCore
+import Testing
+
+@Suite struct LightChannelTests {
+    @Test func aProcessedValueIsPreferredToARawOne() {
+        let files: Set = ["in_illuminance_raw", "in_illuminance0_input"]
+        let channel = LightChannel(choosingFrom: files.contains)
+        #expect(channel == LightChannel(channel: "in_illuminance0", isRaw: false))
+        #expect(channel?.file == "in_illuminance0_input")
+        #expect(channel?.offsetFile == nil, "an _input value is lux already: no offset")
+    }
+
+    @Test func theChannelsAreTriedInIioSensorProxysOrder() {
+        #expect(LightChannel(choosingFrom: ["in_intensity_clear_input", "in_illuminance_clear_input"].contains)?.channel == "in_illuminance_clear")
+        #expect(LightChannel(choosingFrom: ["in_intensity_clear_raw", "in_illuminance0_raw"].contains)
+            == LightChannel(channel: "in_illuminance0", isRaw: true))
+        #expect(LightChannel(choosingFrom: ["in_intensity_clear_raw"].contains)?.file == "in_intensity_clear_raw")
+    }
+
+    @Test func aDeviceWithoutAnyOfThemIsNoLightSensor() {
+        #expect(LightChannel(choosingFrom: ["in_accel_x_raw", "in_proximity_raw", "in_illuminance_scale"].contains) == nil)
+    }
+
+    @Test func illuminance0HasItsOwnScaleTheOthersShareIlluminances() {
+        #expect(LightChannel(channel: "in_illuminance0", isRaw: true).scaleFile == "in_illuminance0_scale")
+        #expect(LightChannel(channel: "in_illuminance", isRaw: true).scaleFile == "in_illuminance_scale")
+        #expect(LightChannel(channel: "in_intensity_clear", isRaw: true).scaleFile == "in_illuminance_scale")
+        #expect(LightChannel(channel: "in_illuminance0", isRaw: true).offsetFile == "in_illuminance0_offset")
+    }
+
+    @Test func theIntegrationTimeIsLookedForOnTheChannelFirst() {
+        #expect(LightChannel(channel: "in_intensity_clear", isRaw: true).integrationTimeFiles
+            == ["in_intensity_clear_integration_time", "in_illuminance_integration_time", "in_illuminance0_integration_time"])
+        #expect(LightChannel(channel: "in_illuminance", isRaw: false).integrationTimeFiles
+            == ["in_illuminance_integration_time", "in_illuminance0_integration_time"])
+    }
+}
+
+@Suite struct LightCalibrationTests {
+    @Test func aLevelIsTheValuePlusTheOffsetTimesTheScale() throws {
+        #expect(LightCalibration(scale: 0.5, offset: 0).lux(fromValue: 300) == 150)
+        #expect(LightCalibration(scale: 2, offset: -10).lux(fromValue: 60) == 100)
+        #expect(LightCalibration().lux(fromValue: 42.5) == 42.5)
+    }
+
+    @Test func aMissingOrZeroScaleCountsAsOneAsInIioSensorProxy() throws {
+        #expect(try LightCalibration.scale(fromText: nil) == 1)
+        #expect(try LightCalibration.scale(fromText: "0\n") == 1)
+        #expect(try LightCalibration.scale(fromText: "0.000000\n") == 1)
+        #expect(try LightCalibration.scale(fromText: "1.0\n") == 1)
+        #expect(try LightCalibration.scale(fromText: "0.012500\n") == 0.0125)
+    }
+
+    @Test("a scale that is not a positive number refuses the sensor", arguments: ["abc", "", "nan", "inf", "-0.5", "1,5", "0x10"])
+    func unusableScale(text: String) {
+        #expect(throws: CalibrationValueError.self) { try LightCalibration.scale(fromText: text + "\n") }
+    }
+
+    @Test func anOffsetIsReadAsCountsAndAbsentIsZero() throws {
+        #expect(try LightCalibration.offset(fromText: nil) == 0)
+        #expect(try LightCalibration.offset(fromText: "-12\n") == -12)
+        #expect(throws: CalibrationValueError.self) { try LightCalibration.offset(fromText: "twelve") }
+        #expect(throws: CalibrationValueError.self) { try LightCalibration.offset(fromText: "1e12") }
+    }
+
+    @Test func theErrorQuotesTheValueAndSaysWhy() {
+        #expect(throws: CalibrationValueError(text: "abc", reason: "not a number")) { try LightCalibration.scale(fromText: "abc\n") }
+        #expect(throws: CalibrationValueError(text: "-2", reason: "negative: a scale must be positive")) { try LightCalibration.scale(fromText: "-2") }
+    }
+
+    @Test("levels no sensor gives", arguments: [Double.nan, .infinity, -.infinity, -0.5, 1e7 + 1, 1e308])
+    func implausibleLevel(lux: Double) {
+        #expect(LightCalibration.problem(withLevel: lux) != nil)
+    }
+
+    @Test("levels a sensor can give", arguments: [0, 0.01, 350, 130_000, 1e7])
+    func plausibleLevel(lux: Double) {
+        #expect(LightCalibration.problem(withLevel: lux) == nil)
+    }
+}
+
+@Suite struct LightPollingTests {
+    @Test func aSaneIntegrationTimeIsTheInterval() {
+        #expect(LightPolling.interval(fromIntegrationTime: "0.100000\n") == 0.1)
+        #expect(LightPolling.interval(fromIntegrationTime: "0.8") == 0.8)
+        #expect(LightPolling.interval(fromIntegrationTime: "5") == 5)
+    }
+
+    @Test("otherwise 0.8 s", arguments: [nil, "", "abc", "0", "-1", "0.000050", "0.01", "100", "nan"] as [String?])
+    func defaultInterval(text: String?) {
+        #expect(LightPolling.interval(fromIntegrationTime: text) == LightPolling.defaultInterval)
+        #expect(LightPolling.defaultInterval == 0.8)
+    }
+}
+
+@Suite struct ProximityDetectorTests {
+    /// The answers of `detector` to `raws`, one after another.
+    private func answers(_ detector: ProximityDetector, _ raws: [Double]) -> [Bool] {
+        var detector = detector
+        return raws.map { detector.update(raw: $0) }
+    }
+
+    @Test func itStartsFarAndTurnsNearOnlyAboveTheLevelPlusTenPercent() {
+        #expect(!ProximityDetector(nearLevel: 100).isNear)
+        // 105 is above the level but within its 10% margin while far; 110 is not above 110.
+        #expect(answers(ProximityDetector(nearLevel: 100), [105, 110, 111]) == [false, false, true])
+    }
+
+    @Test func onceNearItTurnsFarOnlyAtOrBelowTheLevelLessTenPercent() {
+        // 95 is below the level but within its margin while near; 90 is not above 90; far again,
+        // 95 no longer counts as near.
+        #expect(answers(ProximityDetector(nearLevel: 100, isNear: true), [95, 90.5, 90, 95]) == [true, true, false, false])
+    }
+
+    @Test func aHoveringValueDoesNotFlipTheAnswer() {
+        #expect(answers(ProximityDetector(nearLevel: 128), [127, 129, 127, 129, 200, 127, 129, 127])
+            == [false, false, false, false, true, true, true, true])
+    }
+
+    @Test func theNearLevelMustBeAPositiveNumber() throws {
+        #expect(try ProximityDetector.nearLevel(fromText: "128") == 128)
+        #expect(try ProximityDetector.nearLevel(fromText: "25.5\n") == 25.5)
+        #expect(throws: CalibrationValueError(text: "0", reason: "zero: a near level must be positive")) {
+            try ProximityDetector.nearLevel(fromText: "0")
+        }
+        for text in ["", "abc", "-5", "nan", "1e10"] {
+            #expect(throws: CalibrationValueError.self, "\(text)") { try ProximityDetector.nearLevel(fromText: text) }
+        }
+    }
+
+    @Test func rawValuesBeyondThirtyTwoBitsAreRefused() {
+        #expect(ProximityDetector.problem(withRaw: 65535) == nil)
+        #expect(ProximityDetector.problem(withRaw: 0) == nil)
+        #expect(ProximityDetector.problem(withRaw: 1e19) != nil)
+        #expect(ProximityDetector.problem(withRaw: .nan) != nil)
+    }
+}
