@@ -348,6 +348,15 @@ public final class OrientationHub: Sendable {
         if parameters.needs(.proximity) { proximityDemand?.release() }
     }
 
+    /// How many subscriptions need `sensor` read: what its demand should be held for.
+    func subscriptionCount(needing sensor: SensorKind) -> Int {
+        state.withLockedValue { state in
+            state.subscriptions.byLoop.values.reduce(0) { count, loop in
+                count + loop.1.values.filter { $0.parameters.needs(sensor) }.count
+            }
+        }
+    }
+
     /// Locks or unlocks the interface orientation for everyone at once, and saves the lock off
     /// the event loop (a save syncs the disk). The future, on `eventLoop`, says whether the saved
     /// lock is the one in force; the lock holds either way.
