@@ -3,7 +3,7 @@ import OrientdProtocol
 
 struct Monitor: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print the current orientation, then one line per change, until interrupted.",
+        abstract: "Print the current orientation (or proximity, or light), then one line per change, until interrupted.",
         discussion: """
             Each line is flushed as soon as it is printed, so the output can be piped. When the \
             accelerometer goes away or comes back, a line says so ("sensor unavailable: REASON", \

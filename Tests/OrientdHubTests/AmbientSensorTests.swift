@@ -210,6 +210,19 @@ import Testing
         #expect(try client.received().map { $0["level"] } == [.integer(4)])
     }
 
+    /// The ambient sensors are the main hub's: a subscription to another context finds none.
+    @Test func aSubscriptionToAnotherContextFindsNoAmbientSensor() throws {
+        let harness = HubHarness(otherContext: "ip:192.0.2.7")
+        harness.hub.proximitySensorChanged(device: "prox")
+        let client = try harness.connect()
+        try client.send(#"{"id":1,"method":"subscribe","device":"ip:192.0.2.7","events":["proximityStateDidChange"]}"# + "\n")
+        let result = try #require(try client.received().last?["result"])
+        #expect(result["proximityAvailable"] == .bool(false))
+        #expect(harness.proximityDemand.holds == 0)
+        try client.send(#"{"id":2,"method":"status"}"# + "\n")
+        #expect(try client.received().last?["result"]?["proximity"]?["available"] == .bool(true), "status is the main hub's")
+    }
+
     @Test func aLevelThatIsNoNumberIsIgnored() throws {
         let harness = HubHarness()
         harness.hub.lightSensorChanged(device: "als")

@@ -21,11 +21,17 @@ final class HubHarness: @unchecked Sendable {
     var now = NIODeadline.uptimeNanoseconds(1_000_000_000_000)
     static let quiet = Logger(label: "orientd-test") { _ in SwiftLogNoOpLogHandler() }
 
-    init(maximumClients: Int = 100, maximumClientsPerUser: Int = 100, lockGroup: String? = nil) {
+    /// - Parameter otherContext: a second context's URI, served by a hub of its own (with no
+    ///   ambient sensors, as orientd's hubs but the main one).
+    init(maximumClients: Int = 100, maximumClientsPerUser: Int = 100, lockGroup: String? = nil, otherContext: String? = nil) {
         hub = OrientationHub(serverName: "orientd test", lockPolicy: LockPolicy(groupName: lockGroup, logger: Self.quiet),
                              lockStore: nil, demand: demand, lightDemand: lightDemand, proximityDemand: proximityDemand,
                              staleAfter: 0.5, logger: Self.quiet)
-        hubs = DeviceHubs([DeviceHubs.Entry(uri: "local:", hub: hub)])
+        let others = otherContext.map { uri in
+            [DeviceHubs.Entry(uri: uri, hub: OrientationHub(serverName: "orientd test", lockPolicy: LockPolicy(groupName: lockGroup, logger: Self.quiet),
+                                                            lockStore: nil, demand: CountingDemand(), logger: Self.quiet))]
+        } ?? []
+        hubs = DeviceHubs([DeviceHubs.Entry(uri: "local:", hub: hub)] + others)
         clients = ClientCount(maximum: maximumClients, maximumPerUser: maximumClientsPerUser)
     }
 
