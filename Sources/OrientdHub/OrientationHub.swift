@@ -283,12 +283,14 @@ public final class OrientationHub: Sendable {
 
     /// The last light level read, while the light sensor is being read (nil otherwise: it may be stale).
     public var ambientLight: AmbientLight? {
-        state.withLockedValue { $0.light.value }.flatMap { lightDemand?.isReading == true ? $0 : nil }
+        guard lightDemand?.isReading == true else { return nil }
+        return state.withLockedValue { $0.light.value }
     }
 
     /// Whether something is near the proximity sensor, while it is being read (nil otherwise).
     public var proximityNear: Bool? {
-        state.withLockedValue { $0.proximity.value?.near }.flatMap { proximityDemand?.isReading == true ? $0 : nil }
+        guard proximityDemand?.isReading == true else { return nil }
+        return state.withLockedValue { $0.proximity.value?.near }
     }
 
     // MARK: From the connections
@@ -314,9 +316,9 @@ public final class OrientationHub: Sendable {
     }
 
     /// Makes a subscription from the current state and adds it, under the same lock as `publish`,
-    /// so a change is either in the state it starts from or delivered to it.
-    /// An ambient sensor asleep may hold a stale value: a subscription that wakes it starts from
-    /// none, and hears of the first reading.
+    /// so a change is either in the state it starts from or delivered to it. An ambient sensor
+    /// asleep may hold a stale value: a subscription that wakes it starts from none, and hears of
+    /// the first reading.
     func add(_ parameters: SubscribeParameters, _ make: (HubUpdate) -> Subscription) -> (Subscription, start: HubUpdate) {
         let lightAsleep = parameters.needs(.light) && lightDemand?.isReading != true
         let proximityAsleep = parameters.needs(.proximity) && proximityDemand?.isReading != true
@@ -396,26 +398,21 @@ public final class OrientationHub: Sendable {
 
     public func status(clients: Int) -> StatusResult {
         state.withLockedValue { state in
-            StatusResult(
+            // An ambient sensor's value only while it is read: asleep, it may be stale.
+            let lightReading = state.light.available && (lightDemand?.isReading ?? false)
+            let proximityReading = state.proximity.available && (proximityDemand?.isReading ?? false)
+            return StatusResult(
                 server: serverName, uptime: (Double((NIODeadline.now() - startedAt).nanoseconds) / 1e8).rounded() / 10,
                 orientation: state.orientation, locked: state.lock.locked, clients: clients,
                 subscribers: state.subscriptions.count,
                 sensor: (state.sensor ?? .noSensor).reading(state.sensorAvailable && (demand?.isReading ?? true)),
                 devices: state.devices.map { $0.reading($0.available && (demand?.isReading ?? true)) },
-                light: Self.status(of: state.light, reading: lightDemand?.isReading ?? false) {
-                    LightSensorStatus(available: $0, device: $1, reading: $2, light: $3)
-                },
-                proximity: Self.status(of: state.proximity, reading: proximityDemand?.isReading ?? false) {
-                    ProximitySensorStatus(available: $0, device: $1, reading: $2, proximityState: $3?.near)
-                })
+                light: LightSensorStatus(available: state.light.available, device: state.light.device ?? "none",
+                                         reading: lightReading, light: lightReading ? state.light.value : nil),
+                proximity: ProximitySensorStatus(available: state.proximity.available, device: state.proximity.device ?? "none",
+                                                 reading: proximityReading,
+                                                 proximityState: proximityReading ? state.proximity.value?.near : nil))
         }
-    }
-
-    /// An ambient sensor's status: its value only while it is being read (else it may be stale).
-    private static func status<Value, Status>(of sensor: AmbientSensor<Value>, reading: Bool,
-                                              _ make: (Bool, String, Bool, Value?) -> Status) -> Status {
-        let reading = sensor.available && reading
-        return make(sensor.available, sensor.device ?? "none", reading, reading ? sensor.value : nil)
     }
 }
 

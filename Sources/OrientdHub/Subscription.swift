@@ -4,8 +4,9 @@ import OrientdProtocol
 
 /// One client's subscription: what it asked for, what it was last told, and what is waiting to
 /// be sent. Delivery never waits for the client. While its socket is full, state coalesces (the
-/// device and interface orientation, the lock, proximity and light: only the newest is kept, so a slow client ends
-/// with the latest) and angle samples are dropped oldest-first, counted in the next one sent.
+/// device and interface orientation, the lock, proximity and light: only the newest is kept, so
+/// a slow client ends with the latest) and angle samples are dropped oldest-first, counted in the
+/// next one sent.
 /// All state is confined to the client channel's event loop.
 final class Subscription: @unchecked Sendable {
     static let angleQueueCapacity = 16
