@@ -331,7 +331,7 @@ final class ClientConnection: ChannelDuplexHandler, @unchecked Sendable {
         unsubscribe()
         let angleRate = min(parameters.angleRate ?? sensorRate, sensorRate)
         let channel = context.channel
-        let (subscription, start) = hub.add { start in
+        let (subscription, start) = hub.add(parameters) { start in
             Subscription(channel: channel, parameters: parameters, start: start, angleRate: angleRate)
         }
         self.subscription = subscription
@@ -344,7 +344,11 @@ final class ClientConnection: ChannelDuplexHandler, @unchecked Sendable {
             locked: events.contains(.rotationLockDidChange) || events.contains(.interfaceOrientationDidChange) ? start.locked : nil,
             angleRate: events.contains(.angles) ? angleRate : nil,
             sensorAvailable: parameters.needsSensor ? start.sensorAvailable : nil,
-            hingeAngle: hinge?.angle, tabletMode: hinge?.tabletMode, hingeProblem: hinge?.problem)), context: context)
+            hingeAngle: hinge?.angle, tabletMode: hinge?.tabletMode, hingeProblem: hinge?.problem,
+            proximityAvailable: parameters.needs(.proximity) ? start.proximity.available : nil,
+            proximityState: parameters.needs(.proximity) ? start.proximity.value?.near : nil,
+            lightAvailable: parameters.needs(.light) ? start.light.available : nil,
+            ambientLight: parameters.needs(.light) ? start.light.value : nil)), context: context)
         subscription.sendWhatIsPending()
         answerWasSent()
     }

@@ -41,6 +41,8 @@ public final class OrientationHub: Sendable {
         var devices: [SensorStatus] = []
         var hinge = TabletModeDetector.State(problem: HubUpdate.noHingeYet)
         var hingeChangedAt = Date().timeIntervalSince1970
+        var light = AmbientSensor<AmbientLight>(timestamp: Date().timeIntervalSince1970)
+        var proximity = AmbientSensor<Proximity>(timestamp: Date().timeIntervalSince1970)
 
         /// Whoever waits for a fresh reading, taken: each is to be told (a reading came, or none will).
         mutating func takeFreshnessWaiters() -> [Int: @Sendable (Int) -> Void] {
@@ -81,13 +83,16 @@ public final class OrientationHub: Sendable {
         /// subscription: its events are encoded once, however many subscribers there are.
         lazy var update = makeUpdate()
 
+        /// Remakes `update` after a change no subscriber needs to hear of.
+        mutating func refreshUpdate() { update = makeUpdate() }
+
         private func makeUpdate() -> HubUpdate {
             HubUpdate(orientation: orientation, previous: previous, sequence: sequence, timestamp: timestamp,
                       driving: lock.locked ? lock.orientation : lastInPlane, locked: lock.locked,
                       sensorAvailability: SensorAvailabilityEvent(
                         available: sensorAvailable, device: sensorAvailable ? sensor?.device : nil,
                         reason: sensorAvailable ? nil : sensor?.problem, timestamp: sensorChangedAt),
-                      hinge: hinge, hingeChangedAt: hingeChangedAt)
+                      hinge: hinge, hingeChangedAt: hingeChangedAt, light: light, proximity: proximity)
         }
     }
 
@@ -95,6 +100,8 @@ public final class OrientationHub: Sendable {
     let lockPolicy: LockPolicy
     private let lockStore: RotationLockStore?
     private let demand: (any SensorDemand)?
+    private let lightDemand: (any SensorDemand)?
+    private let proximityDemand: (any SensorDemand)?
     private let logger: Logger
     private let startedAt = NIODeadline.now()
     private let state: NIOLockedValueBox<State>
@@ -105,11 +112,16 @@ public final class OrientationHub: Sendable {
     /// - Parameters:
     ///   - lockStore: where the rotation lock persists; it is loaded now.
     ///   - demand: told who needs readings; nil when readings come regardless (a replayed trace).
+    ///   - lightDemand, proximityDemand: told who needs the ambient light and proximity sensors
+    ///     read; nil when there can be no such sensor (every hub but the main one).
     ///   - staleAfter: how old (seconds) the last reading may be for a request to be answered at
     ///     once; a few reading periods.
     public init(serverName: String, lockPolicy: LockPolicy, lockStore: RotationLockStore?,
-                demand: (any SensorDemand)?, staleAfter: Double = 0.5, logger: Logger) {
+                demand: (any SensorDemand)?, lightDemand: (any SensorDemand)? = nil,
+                proximityDemand: (any SensorDemand)? = nil, staleAfter: Double = 0.5, logger: Logger) {
         self.serverName = serverName
+        self.lightDemand = lightDemand
+        self.proximityDemand = proximityDemand
         self.lockPolicy = lockPolicy
         self.lockStore = lockStore
         self.demand = demand
@@ -229,6 +241,58 @@ public final class OrientationHub: Sendable {
         for (ticket, waiter) in waiters { waiter(ticket) }
     }
 
+    // MARK: From the ambient sensors
+
+    /// The ambient light sensor opened now (`device`: its name, for `status` and subscribers),
+    /// or nil: there is none (not found, removed, or failing). Subscribers hear of a change.
+    public func lightSensorChanged(device: String?) {
+        state.withLockedValue { state in
+            guard state.light.deviceChanged(to: device, at: Date().timeIntervalSince1970) else { return }
+            state.deliverUpdate()
+        }
+    }
+
+    /// The light sensor read `level`: subscribers hear of a new one. Ignored while no light
+    /// sensor is known (`lightSensorChanged(device:)` comes first) and when not a finite number.
+    public func publishLight(level: Double, unit: LightUnit) {
+        guard level.isFinite else { return }
+        // Hundredths: finer is noise, and never -0.
+        let light = AmbientLight(level: (level * 100).rounded() / 100 + 0, unit: unit)
+        state.withLockedValue { state in
+            guard state.light.read(light, at: Date().timeIntervalSince1970) else { return }
+            state.deliverUpdate()
+        }
+    }
+
+    /// The proximity sensor opened now, or nil: there is none. Subscribers hear of a change.
+    public func proximitySensorChanged(device: String?) {
+        state.withLockedValue { state in
+            guard state.proximity.deviceChanged(to: device, at: Date().timeIntervalSince1970) else { return }
+            state.deliverUpdate()
+        }
+    }
+
+    /// The proximity sensor read `near` (something is close: `UIDevice.proximityState`):
+    /// subscribers hear of a change. Ignored while no proximity sensor is known.
+    public func publishProximity(near: Bool) {
+        state.withLockedValue { state in
+            guard state.proximity.read(Proximity(near: near), at: Date().timeIntervalSince1970) else { return }
+            state.deliverUpdate()
+        }
+    }
+
+    /// The last light level read, while the light sensor is being read (nil otherwise: it may be stale).
+    public var ambientLight: AmbientLight? {
+        guard lightDemand?.isReading == true else { return nil }
+        return state.withLockedValue { $0.light.value }
+    }
+
+    /// Whether something is near the proximity sensor, while it is being read (nil otherwise).
+    public var proximityNear: Bool? {
+        guard proximityDemand?.isReading == true else { return nil }
+        return state.withLockedValue { $0.proximity.value?.near }
+    }
+
     // MARK: From the connections
 
     /// Nil when the orientation is fresh at `now`: decided from a reading less than `staleAfter`
@@ -252,16 +316,25 @@ public final class OrientationHub: Sendable {
     }
 
     /// Makes a subscription from the current state and adds it, under the same lock as `publish`,
-    /// so a change is either in the state it starts from or delivered to it.
-    func add(_ make: (HubUpdate) -> Subscription) -> (Subscription, start: HubUpdate) {
+    /// so a change is either in the state it starts from or delivered to it. An ambient sensor
+    /// asleep may hold a stale value: a subscription that wakes it starts from none, and hears of
+    /// the first reading.
+    func add(_ parameters: SubscribeParameters, _ make: (HubUpdate) -> Subscription) -> (Subscription, start: HubUpdate) {
+        let lightAsleep = parameters.needs(.light) && lightDemand?.isReading != true
+        let proximityAsleep = parameters.needs(.proximity) && proximityDemand?.isReading != true
         let (subscription, start) = state.withLockedValue { state in
+            if lightAsleep { state.light.forget() }
+            if proximityAsleep { state.proximity.forget() }
+            if lightAsleep || proximityAsleep { state.refreshUpdate() }
             let start = state.update
             let subscription = make(start)
             state.subscriptions.insert(subscription)
             if subscription.parameters.events.contains(.angles) { state.angleSubscriptions.insert(subscription) }
             return (subscription, start)
         }
-        if subscription.parameters.needsSensor { demand?.hold() }
+        if parameters.needsSensor { demand?.hold() }
+        if parameters.needs(.light) { lightDemand?.hold() }
+        if parameters.needs(.proximity) { proximityDemand?.hold() }
         return (subscription, start)
     }
 
@@ -270,7 +343,20 @@ public final class OrientationHub: Sendable {
             _ = state.angleSubscriptions.remove(subscription)
             return state.subscriptions.remove(subscription)
         }
-        if removed, subscription.parameters.needsSensor { demand?.release() }
+        guard removed else { return }
+        let parameters = subscription.parameters
+        if parameters.needsSensor { demand?.release() }
+        if parameters.needs(.light) { lightDemand?.release() }
+        if parameters.needs(.proximity) { proximityDemand?.release() }
+    }
+
+    /// How many subscriptions need `sensor` read: what its demand should be held for.
+    func subscriptionCount(needing sensor: SensorKind) -> Int {
+        state.withLockedValue { state in
+            state.subscriptions.byLoop.values.reduce(0) { count, loop in
+                count + loop.1.values.filter { $0.parameters.needs(sensor) }.count
+            }
+        }
     }
 
     /// Locks or unlocks the interface orientation for everyone at once, and saves the lock off
@@ -312,12 +398,20 @@ public final class OrientationHub: Sendable {
 
     public func status(clients: Int) -> StatusResult {
         state.withLockedValue { state in
-            StatusResult(
+            // An ambient sensor's value only while it is read: asleep, it may be stale.
+            let lightReading = state.light.available && (lightDemand?.isReading ?? false)
+            let proximityReading = state.proximity.available && (proximityDemand?.isReading ?? false)
+            return StatusResult(
                 server: serverName, uptime: (Double((NIODeadline.now() - startedAt).nanoseconds) / 1e8).rounded() / 10,
                 orientation: state.orientation, locked: state.lock.locked, clients: clients,
                 subscribers: state.subscriptions.count,
                 sensor: (state.sensor ?? .noSensor).reading(state.sensorAvailable && (demand?.isReading ?? true)),
-                devices: state.devices.map { $0.reading($0.available && (demand?.isReading ?? true)) })
+                devices: state.devices.map { $0.reading($0.available && (demand?.isReading ?? true)) },
+                light: LightSensorStatus(available: state.light.available, device: state.light.device ?? "none",
+                                         reading: lightReading, light: lightReading ? state.light.value : nil),
+                proximity: ProximitySensorStatus(available: state.proximity.available, device: state.proximity.device ?? "none",
+                                                 reading: proximityReading,
+                                                 proximityState: proximityReading ? state.proximity.value?.near : nil))
         }
     }
 }
@@ -343,13 +437,18 @@ struct HubUpdate: Sendable {
     let hinge: TabletModeDetector.State
     let hingeAngleLine: ByteBuffer
     let tabletModeLine: ByteBuffer?
+    let light: AmbientSensor<AmbientLight>
+    let proximity: AmbientSensor<Proximity>
 
     /// What the hinge state says before the sensors were opened.
     static let noHingeYet = "no accelerometers opened yet"
 
     init(orientation: Orientation, previous: Orientation, sequence: Int, timestamp: Double, driving: Orientation?, locked: Bool,
-         sensorAvailability: SensorAvailabilityEvent, hinge: TabletModeDetector.State, hingeChangedAt: Double) {
+         sensorAvailability: SensorAvailabilityEvent, hinge: TabletModeDetector.State, hingeChangedAt: Double,
+         light: AmbientSensor<AmbientLight>, proximity: AmbientSensor<Proximity>) {
         self.hinge = hinge
+        self.light = light
+        self.proximity = proximity
         hingeAngleLine = ByteBuffer(bytes: Wire.line(HingeAngleDidChangeEvent(
             hingeAngle: hinge.angle, problem: hinge.problem, timestamp: hingeChangedAt)))
         tabletModeLine = hinge.tabletMode.map { ByteBuffer(bytes: Wire.line(TabletModeDidChangeEvent(

@@ -4,8 +4,9 @@ import OrientdProtocol
 
 /// One client's subscription: what it asked for, what it was last told, and what is waiting to
 /// be sent. Delivery never waits for the client. While its socket is full, state coalesces (the
-/// device and interface orientation and the lock: only the newest is kept, so a slow client ends
-/// with the latest) and angle samples are dropped oldest-first, counted in the next one sent.
+/// device and interface orientation, the lock, proximity and light: only the newest is kept, so
+/// a slow client ends with the latest) and angle samples are dropped oldest-first, counted in the
+/// next one sent.
 /// All state is confined to the client channel's event loop.
 final class Subscription: @unchecked Sendable {
     static let angleQueueCapacity = 16
@@ -20,6 +21,8 @@ final class Subscription: @unchecked Sendable {
     private var toldSensorAvailable: Bool
     private var toldHinge: (angle: Double?, problem: String?)
     private var toldTabletMode: Bool?
+    private var toldLight: AmbientTold<AmbientLight>
+    private var toldProximity: AmbientTold<Proximity>
     private let angleInterval: Double
     /// When the next angle sample is due (monotonic seconds).
     private var nextAngleDue = -Double.infinity
@@ -45,6 +48,8 @@ final class Subscription: @unchecked Sendable {
         toldSensorAvailable = start.sensorAvailable
         toldHinge = (start.hinge.angle, start.hinge.problem)
         toldTabletMode = start.hinge.tabletMode
+        toldLight = AmbientTold(start.light)
+        toldProximity = AmbientTold(start.proximity)
         angleInterval = 1 / angleRate
     }
 
@@ -118,6 +123,12 @@ final class Subscription: @unchecked Sendable {
         if events.contains(.hingeAngleDidChange), latest.hinge.angle != toldHinge.angle || latest.hinge.problem != toldHinge.problem {
             write(latest.hingeAngleLine)
             toldHinge = (latest.hinge.angle, latest.hinge.problem)
+        }
+        if parameters.needs(.proximity) {
+            for line in toldProximity.catchUp(with: latest.proximity) { write(line) }
+        }
+        if parameters.needs(.light) {
+            for line in toldLight.catchUp(with: latest.light) { write(line) }
         }
         while !queuedAngles.isEmpty, channel.isWritable {
             write(queuedAngles.removeFirst().line(dropped: droppedAngles))

@@ -10,6 +10,8 @@ public enum EventName: String, Codable, Sendable, CaseIterable {
     case angles
     case hingeAngleDidChange
     case tabletModeDidChange
+    case proximityStateDidChange
+    case ambientLightDidChange
     case sensorAvailability
     case stopping
 
@@ -22,6 +24,8 @@ public enum EventName: String, Codable, Sendable, CaseIterable {
         case .angles: .angles
         case .hingeAngleDidChange: .hingeAngleDidChange
         case .tabletModeDidChange: .tabletModeDidChange
+        case .proximityStateDidChange: .proximityStateDidChange
+        case .ambientLightDidChange: .ambientLightDidChange
         case .hello, .sensorAvailability, .stopping: nil
         }
     }
@@ -36,9 +40,21 @@ public enum EventKind: String, Codable, Sendable, CaseIterable {
     case angles
     case hingeAngleDidChange
     case tabletModeDidChange
+    case proximityStateDidChange
+    case ambientLightDidChange
 
-    /// Events that need the sensor read while they are subscribed.
-    public var needsSensor: Bool { self != .rotationLockDidChange }
+    /// The sensor read while the event is subscribed (nil: none, the lock is no reading).
+    public var sensor: SensorKind? {
+        switch self {
+        case .deviceOrientationDidChange, .interfaceOrientationDidChange, .angles, .hingeAngleDidChange, .tabletModeDidChange: .accelerometer
+        case .proximityStateDidChange: .proximity
+        case .ambientLightDidChange: .light
+        case .rotationLockDidChange: nil
+        }
+    }
+
+    /// Events that need the accelerometer read while they are subscribed.
+    public var needsSensor: Bool { sensor == .accelerometer }
 
     /// The same name among every event's.
     public var name: EventName {
@@ -49,8 +65,17 @@ public enum EventKind: String, Codable, Sendable, CaseIterable {
         case .angles: .angles
         case .hingeAngleDidChange: .hingeAngleDidChange
         case .tabletModeDidChange: .tabletModeDidChange
+        case .proximityStateDidChange: .proximityStateDidChange
+        case .ambientLightDidChange: .ambientLightDidChange
         }
     }
+}
+
+/// The kinds of sensor orientd reads, each only while a subscription needs it.
+public enum SensorKind: String, Codable, Sendable, CaseIterable {
+    case accelerometer
+    case light
+    case proximity
 }
 
 /// An event's members as one of the protocol's types. `name` is what its `"event"` member holds;
@@ -194,23 +219,80 @@ public struct TabletModeDidChangeEvent: ProtocolEvent {
     }
 }
 
-/// `{"event": "sensorAvailability", ...}`: the accelerometer went away (`available` false, with the
-/// `reason`; the orientation becomes `unknown`) or one came (`available` true, with its `device`).
-/// Sent to every subscriber whose events need the sensor.
+/// `{"event": "proximityStateDidChange", ...}`: something came near the proximity sensor or went
+/// away from it, as `UIDevice.proximityStateDidChangeNotification`.
+public struct ProximityStateDidChangeEvent: ProtocolEvent {
+    public static let name = EventName.proximityStateDidChange
+    public var event = Self.name.rawValue
+    /// True while something is near (`UIDevice.proximityState`).
+    public var proximityState: Bool
+    public var timestamp: Double
+
+    public init(proximityState: Bool, timestamp: Double) {
+        self.proximityState = proximityState
+        self.timestamp = timestamp
+    }
+}
+
+/// What an ambient light sensor measures in: lux, or a scale of its own that only grows with the light.
+public enum LightUnit: String, Codable, Sendable, CaseIterable {
+    case lux
+    case vendor
+}
+
+/// An ambient light reading.
+public struct AmbientLight: Codable, Equatable, Sendable {
+    public var level: Double
+    public var unit: LightUnit
+
+    public init(level: Double, unit: LightUnit) {
+        self.level = level
+        self.unit = unit
+    }
+}
+
+/// `{"event": "ambientLightDidChange", ...}`: the ambient light sensor reads a new level.
+public struct AmbientLightDidChangeEvent: ProtocolEvent {
+    public static let name = EventName.ambientLightDidChange
+    public var event = Self.name.rawValue
+    public var level: Double
+    public var unit: LightUnit
+    public var timestamp: Double
+
+    public init(_ light: AmbientLight, timestamp: Double) {
+        level = light.level
+        unit = light.unit
+        self.timestamp = timestamp
+    }
+
+    public var light: AmbientLight { AmbientLight(level: level, unit: unit) }
+}
+
+/// `{"event": "sensorAvailability", ...}`: a sensor went away (`available` false, with the
+/// `reason`) or one came (`available` true, with its `device`). Without `sensor` it is the
+/// accelerometer (the orientation becomes `unknown` when it goes); `sensor` names the others
+/// (`light`, `proximity`: their value is unknown until one is read again). Sent to every
+/// subscriber whose events need that sensor.
 public struct SensorAvailabilityEvent: ProtocolEvent {
     public static let name = EventName.sensorAvailability
     public var event = Self.name.rawValue
     public var available: Bool
     public var device: String?
     public var reason: String?
+    /// Left out for the accelerometer, as protocol 1 always sent it.
+    public var sensor: SensorKind?
     public var timestamp: Double
 
-    public init(available: Bool, device: String?, reason: String?, timestamp: Double) {
+    public init(available: Bool, device: String?, reason: String?, sensor: SensorKind? = nil, timestamp: Double) {
         self.available = available
         self.device = device
         self.reason = reason
+        self.sensor = sensor == .accelerometer ? nil : sensor
         self.timestamp = timestamp
     }
+
+    /// The sensor it is about.
+    public var sensorKind: SensorKind { sensor ?? .accelerometer }
 }
 
 /// `{"event": "stopping", ...}`: the daemon is stopping (SIGTERM, shutdown) and closes the

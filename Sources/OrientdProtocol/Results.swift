@@ -36,11 +36,25 @@ public struct SubscribeResult: MethodResult {
     public var hingeAngle: Double?
     public var tabletMode: Bool?
     public var hingeProblem: String?
+    /// With `proximityStateDidChange`: whether there is a proximity sensor, and whether something
+    /// is near it (left out while unknown).
+    public var proximityAvailable: Bool?
+    public var proximityState: Bool?
+    /// With `ambientLightDidChange`: whether there is a light sensor, and its level (left out
+    /// while unknown).
+    public var lightAvailable: Bool?
+    public var ambientLight: AmbientLight?
 
     public init(events: [EventKind], orientation: Orientation, interfaceOrientation: InterfaceOrientation? = nil,
                 locked: Bool? = nil, angleRate: Double? = nil, sensorAvailable: Bool? = nil,
-                hingeAngle: Double? = nil, tabletMode: Bool? = nil, hingeProblem: String? = nil) {
+                hingeAngle: Double? = nil, tabletMode: Bool? = nil, hingeProblem: String? = nil,
+                proximityAvailable: Bool? = nil, proximityState: Bool? = nil,
+                lightAvailable: Bool? = nil, ambientLight: AmbientLight? = nil) {
         self.events = events
+        self.proximityAvailable = proximityAvailable
+        self.proximityState = proximityState
+        self.lightAvailable = lightAvailable
+        self.ambientLight = ambientLight
         self.hingeAngle = hingeAngle
         self.tabletMode = tabletMode
         self.hingeProblem = hingeProblem
@@ -86,10 +100,17 @@ public struct StatusResult: MethodResult {
     /// Every accelerometer read with it (the display one first; a convertible's base one
     /// follows); empty while there is none.
     public var devices: [SensorStatus]
+    /// The ambient light and proximity sensors (orientd always sends both; optional for the
+    /// daemons before them).
+    public var light: LightSensorStatus?
+    public var proximity: ProximitySensorStatus?
 
     public init(server: String, protocol: Int = Wire.protocolVersion, uptime: Double, orientation: Orientation,
-                locked: Bool, clients: Int, subscribers: Int, sensor: SensorStatus, devices: [SensorStatus] = []) {
+                locked: Bool, clients: Int, subscribers: Int, sensor: SensorStatus, devices: [SensorStatus] = [],
+                light: LightSensorStatus? = nil, proximity: ProximitySensorStatus? = nil) {
         self.server = server
+        self.light = light
+        self.proximity = proximity
         self.devices = devices
         self.protocol = `protocol`
         self.uptime = uptime
@@ -134,5 +155,45 @@ public struct SensorStatus: Codable, Equatable, Sendable {
         self.mountMatrixSource = mountMatrixSource
         self.rate = rate
         self.reading = reading
+    }
+}
+
+/// The ambient light sensor, in `status`.
+public struct LightSensorStatus: Codable, Equatable, Sendable {
+    /// Whether there is one.
+    public var available: Bool
+    /// Its name, or "none".
+    public var device: String
+    /// Whether it is being read now (only while a client needs it).
+    public var reading: Bool
+    /// The last level read, while it is being read.
+    public var level: Double?
+    public var unit: LightUnit?
+
+    public init(available: Bool, device: String, reading: Bool, light: AmbientLight? = nil) {
+        self.available = available
+        self.device = device
+        self.reading = reading
+        level = light?.level
+        unit = light?.unit
+    }
+}
+
+/// The proximity sensor, in `status`.
+public struct ProximitySensorStatus: Codable, Equatable, Sendable {
+    /// Whether there is one.
+    public var available: Bool
+    /// Its name, or "none".
+    public var device: String
+    /// Whether it is being read now (only while a client needs it).
+    public var reading: Bool
+    /// Whether something is near, while it is being read.
+    public var proximityState: Bool?
+
+    public init(available: Bool, device: String, reading: Bool, proximityState: Bool? = nil) {
+        self.available = available
+        self.device = device
+        self.reading = reading
+        self.proximityState = proximityState
     }
 }

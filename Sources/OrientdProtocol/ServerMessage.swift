@@ -8,6 +8,8 @@ public enum ServerEvent: Equatable, Sendable {
     case angles(AnglesEvent)
     case hingeAngleDidChange(HingeAngleDidChangeEvent)
     case tabletModeDidChange(TabletModeDidChangeEvent)
+    case proximityStateDidChange(ProximityStateDidChangeEvent)
+    case ambientLightDidChange(AmbientLightDidChangeEvent)
     case sensorAvailability(SensorAvailabilityEvent)
     case stopping(StoppingEvent)
     case unknown(name: String)
@@ -30,6 +32,8 @@ public enum ServerEvent: Equatable, Sendable {
         case .angles: self = .angles(try json.decoded(as: AnglesEvent.self))
         case .hingeAngleDidChange: self = .hingeAngleDidChange(try json.decoded(as: HingeAngleDidChangeEvent.self))
         case .tabletModeDidChange: self = .tabletModeDidChange(try json.decoded(as: TabletModeDidChangeEvent.self))
+        case .proximityStateDidChange: self = .proximityStateDidChange(try json.decoded(as: ProximityStateDidChangeEvent.self))
+        case .ambientLightDidChange: self = .ambientLightDidChange(try json.decoded(as: AmbientLightDidChangeEvent.self))
         case .sensorAvailability: self = .sensorAvailability(try json.decoded(as: SensorAvailabilityEvent.self))
         case .stopping: self = .stopping(try json.decoded(as: StoppingEvent.self))
         }
@@ -45,6 +49,8 @@ public enum ServerEvent: Equatable, Sendable {
         case .angles(let event): event.event
         case .hingeAngleDidChange(let event): event.event
         case .tabletModeDidChange(let event): event.event
+        case .proximityStateDidChange(let event): event.event
+        case .ambientLightDidChange(let event): event.event
         case .sensorAvailability(let event): event.event
         case .stopping(let event): event.event
         case .unknown(let name): name

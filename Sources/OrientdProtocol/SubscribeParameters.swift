@@ -55,8 +55,11 @@ public struct SubscribeParameters: Equatable, Sendable {
         })
     }
 
-    /// Whether anything subscribed needs the sensor read.
+    /// Whether anything subscribed needs the accelerometer read.
     public var needsSensor: Bool { events.contains(where: \.needsSensor) }
+
+    /// Whether anything subscribed needs `sensor` read.
+    public func needs(_ sensor: SensorKind) -> Bool { events.contains { $0.sensor == sensor } }
 
     private static func names<Name: RawRepresentable & CaseIterable & Equatable>(_ value: JSONValue, member: String, as: Name.Type) throws(ProtocolError) -> [Name]
     where Name.RawValue == String {

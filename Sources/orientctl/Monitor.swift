@@ -3,37 +3,64 @@ import OrientdProtocol
 
 struct Monitor: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print the current orientation, then one line per change, until interrupted.",
+        abstract: "Print the current orientation (or proximity, or light), then one line per change, until interrupted.",
         discussion: """
             Each line is flushed as soon as it is printed, so the output can be piped. When the \
             accelerometer goes away or comes back, a line says so ("sensor unavailable: REASON", \
             "sensor available: DEVICE"). With --json, the first line is the subscribe result \
             ({"orientation":...}) and each further line is a deviceOrientationDidChange event \
             (orientation, previous, timestamp, sequence) or a sensorAvailability event.
+
+            --proximity and --light follow the proximity sensor ("proximity near", "proximity far") \
+            and the ambient light sensor ("light 12.5 lux") instead of the orientation (add \
+            --orientation for both); only the sensors followed are read. Their sensors coming and \
+            going read "proximity sensor unavailable: REASON", "light sensor available: DEVICE"; \
+            with --json, their events are proximityStateDidChange and ambientLightDidChange.
             """)
 
     @OptionGroup var options: ConnectionOptions
     @OptionGroup var device: DeviceOption
 
-    func run() throws {
-        try options.follow(device.parameters, start: { result, json in
-            Output.line(options.json ? ConnectionOptions.json(json) : result.orientation.rawValue)
-        }, event: { event, json in
-            switch event {
-            case .deviceOrientationDidChange(let change):
-                Output.line(options.json ? ConnectionOptions.json(json) : change.orientation.rawValue)
-            case .sensorAvailability(let availability):
-                Output.line(options.json ? ConnectionOptions.json(json) : describe(availability))
-            default:
-                break
-            }
-            return true
-        })
+    @Flag(help: "Follow the proximity sensor: near or far.")
+    var proximity = false
+
+    @Flag(help: "Follow the ambient light level.")
+    var light = false
+
+    @Flag(help: "Follow the orientation too (the default without --proximity or --light).")
+    var orientation = false
+
+    /// What to subscribe to: the orientation unless only ambient sensors were asked for.
+    var events: [EventKind] {
+        (orientation || !(proximity || light) ? [.deviceOrientationDidChange] : [])
+            + (proximity ? [.proximityStateDidChange] : []) + (light ? [.ambientLightDidChange] : [])
     }
 
-    private func describe(_ availability: SensorAvailabilityEvent) -> String {
-        availability.available
-            ? "sensor available: \(availability.device ?? "?")"
-            : "sensor unavailable: \(availability.reason ?? "no reason given")"
+    func run() throws {
+        var parameters = device.parameters
+        parameters["events"] = .array(events.map { .string($0.rawValue) })
+        try options.follow(parameters, start: { result, json in
+            if options.json {
+                Output.line(ConnectionOptions.json(json))
+                return
+            }
+            if events.contains(.deviceOrientationDidChange) { Output.line(result.orientation.rawValue) }
+            // An ambient value unknown yet follows as an event; a sensor missing is said at once.
+            if result.proximityAvailable == false { Output.line("proximity sensor unavailable: orientd has none") }
+            if let near = result.proximityState { Output.line(AmbientText.proximity(near: near)) }
+            if result.lightAvailable == false { Output.line("light sensor unavailable: orientd has none") }
+            if let light = result.ambientLight { Output.line(AmbientText.light(light)) }
+        }, event: { event, json in
+            let line: String
+            switch event {
+            case .deviceOrientationDidChange(let change): line = change.orientation.rawValue
+            case .proximityStateDidChange(let change): line = AmbientText.proximity(near: change.proximityState)
+            case .ambientLightDidChange(let change): line = AmbientText.light(change.light)
+            case .sensorAvailability(let availability): line = AmbientText.availability(availability)
+            default: return true
+            }
+            Output.line(options.json ? ConnectionOptions.json(json) : line)
+            return true
+        })
     }
 }

@@ -3,7 +3,7 @@ import OrientdProtocol
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print what orientd reads and serves: sensor, mount matrix, orientation, lock, clients.",
+        abstract: "Print what orientd reads and serves: sensors, mount matrix, orientation, lock, clients.",
         discussion: "With --json, prints the status result object as orientd sent it.")
 
     @OptionGroup var options: ConnectionOptions
@@ -31,10 +31,23 @@ struct Status: ParsableCommand {
                 Output.line("  \(device.id ?? "-"): \(device.device) (\(device.location.rawValue))\(device.available ? "" : ", unavailable")")
             }
         }
+        // Left out by daemons from before the ambient sensors.
+        if let light = status.light {
+            Output.line("light:         " + ambient(light.device, available: light.available, reading: light.reading,
+                                                    value: light.level.map { AmbientText.light(AmbientLight(level: $0, unit: light.unit ?? .vendor)) }))
+        }
+        if let proximity = status.proximity {
+            Output.line("proximity:     " + ambient(proximity.device, available: proximity.available, reading: proximity.reading,
+                                                    value: proximity.proximityState.map { AmbientText.proximity(near: $0) }))
+        }
     }
 
-    /// A number as JSON would write it: whole numbers without a fraction.
-    private func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    /// An ambient sensor: its value while it is read, else why there is none.
+    private func ambient(_ device: String, available: Bool, reading: Bool, value: String?) -> String {
+        guard available else { return "none" }
+        guard reading else { return "\(device), not read (no client needs it)" }
+        return "\(device), \(value ?? "no reading yet")"
     }
+
+    private func number(_ value: Double) -> String { AmbientText.number(value) }
 }

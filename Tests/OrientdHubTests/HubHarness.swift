@@ -15,14 +15,23 @@ final class HubHarness: @unchecked Sendable {
     let hubs: DeviceHubs
     let clients: ClientCount
     let demand = CountingDemand()
+    let lightDemand = CountingDemand()
+    let proximityDemand = CountingDemand()
     /// The connections' clock, moved by the test.
     var now = NIODeadline.uptimeNanoseconds(1_000_000_000_000)
     static let quiet = Logger(label: "orientd-test") { _ in SwiftLogNoOpLogHandler() }
 
-    init(maximumClients: Int = 100, maximumClientsPerUser: Int = 100, lockGroup: String? = nil) {
+    /// - Parameter otherContext: a second context's URI, served by a hub of its own (with no
+    ///   ambient sensors, as orientd's hubs but the main one).
+    init(maximumClients: Int = 100, maximumClientsPerUser: Int = 100, lockGroup: String? = nil, otherContext: String? = nil) {
         hub = OrientationHub(serverName: "orientd test", lockPolicy: LockPolicy(groupName: lockGroup, logger: Self.quiet),
-                             lockStore: nil, demand: demand, staleAfter: 0.5, logger: Self.quiet)
-        hubs = DeviceHubs([DeviceHubs.Entry(uri: "local:", hub: hub)])
+                             lockStore: nil, demand: demand, lightDemand: lightDemand, proximityDemand: proximityDemand,
+                             staleAfter: 0.5, logger: Self.quiet)
+        let others = otherContext.map { uri in
+            [DeviceHubs.Entry(uri: uri, hub: OrientationHub(serverName: "orientd test", lockPolicy: LockPolicy(groupName: lockGroup, logger: Self.quiet),
+                                                            lockStore: nil, demand: CountingDemand(), logger: Self.quiet))]
+        } ?? []
+        hubs = DeviceHubs([DeviceHubs.Entry(uri: "local:", hub: hub)] + others)
         clients = ClientCount(maximum: maximumClients, maximumPerUser: maximumClientsPerUser)
     }
 
@@ -49,13 +58,20 @@ final class HubHarness: @unchecked Sendable {
 /// Counts what the hub asks of the sensor.
 final class CountingDemand: SensorDemand, @unchecked Sendable {
     private let counts = NIOLockedValueBox((holds: 0, releases: 0, requests: 0))
+    private let readingNow = NIOLockedValueBox(true)
     var holds: Int { counts.withLockedValue { $0.holds } }
     var releases: Int { counts.withLockedValue { $0.releases } }
     var requests: Int { counts.withLockedValue { $0.requests } }
+    /// Holds not released yet.
+    var held: Int { counts.withLockedValue { $0.holds - $0.releases } }
     func hold() { counts.withLockedValue { $0.holds += 1 } }
     func release() { counts.withLockedValue { $0.releases += 1 } }
     func request() { counts.withLockedValue { $0.requests += 1 } }
-    var isReading: Bool { true }
+    /// True unless the test says the sensor sleeps.
+    var isReading: Bool {
+        get { readingNow.withLockedValue { $0 } }
+        set { readingNow.withLockedValue { $0 = newValue } }
+    }
 }
 
 /// Sits next to the channel's head: counts the reads that reach the "socket", and can make the

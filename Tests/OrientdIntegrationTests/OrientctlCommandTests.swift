@@ -13,11 +13,21 @@ extension IntegrationTests {
             let status = try run("orientctl", ["status", "--socket", daemon.socketPath])
             #expect(status.status == 0, "\(status.standardError)")
             for line in ["orientation:   landscapeLeft", "rotation lock: off", "sensor:        iio:device0 (accel_3d) at local: (display)",
-                         "reading:       no (no client needs it)", "mount matrix:  0, 1, 0; -1, 0, 0; 0, 0, 1 from udev property ACCEL_MOUNT_MATRIX"] {
+                         "reading:       no (no client needs it)", "mount matrix:  0, 1, 0; -1, 0, 0; 0, 0, 1 from udev property ACCEL_MOUNT_MATRIX",
+                         "light:         none", "proximity:     none"] {
                 #expect(status.standardOutput.contains(line), "missing '\(line)' in:\n\(status.standardOutput)")
             }
             let json = try run("orientctl", ["status", "--json", "--socket", daemon.socketPath])
             #expect(json.standardOutput.hasPrefix(#"{"clients":1,"#))
+        }
+
+        /// Following the ambient sensors of a machine that has none says so at once.
+        @Test func monitorSaysThereIsNoAmbientSensor() throws {
+            let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard())
+            let monitor = try ChildProcess(Products.path("orientctl"), ["monitor", "--proximity", "--light", "--socket", daemon.socketPath])
+            defer { monitor.stop() }
+            try #require(monitor.waitForLines(2, timeout: 5), "monitor printed \(monitor.output.map(\.text)); daemon log:\n\(daemon.log)")
+            #expect(monitor.output.map(\.text) == ["proximity sensor unavailable: orientd has none", "light sensor unavailable: orientd has none"])
         }
 
         @Test func lockAndUnlock() throws {

@@ -90,6 +90,41 @@ import Testing
         }
     }
 
+    @Test func proximityStateDidChange() throws {
+        let line = #"{"event":"proximityStateDidChange","proximityState":true,"timestamp":1795290912.5}"#
+        #expect(try event(line) == .proximityStateDidChange(ProximityStateDidChangeEvent(proximityState: true, timestamp: 1795290912.5)))
+        #expect(wire(ProximityStateDidChangeEvent(proximityState: true, timestamp: 1795290912.5)) == line)
+    }
+
+    @Test func ambientLightDidChange() throws {
+        let line = #"{"event":"ambientLightDidChange","level":12.5,"timestamp":1795290912.5,"unit":"lux"}"#
+        let expected = AmbientLightDidChangeEvent(AmbientLight(level: 12.5, unit: .lux), timestamp: 1795290912.5)
+        #expect(try event(line) == .ambientLightDidChange(expected))
+        #expect(wire(expected) == line)
+        #expect(expected.light == AmbientLight(level: 12.5, unit: .lux))
+        let vendor = #"{"event":"ambientLightDidChange","level":300,"timestamp":1,"unit":"vendor"}"#
+        guard case .ambientLightDidChange(let change) = try event(vendor) else { Issue.record("not a light event"); return }
+        #expect(change.light == AmbientLight(level: 300, unit: .vendor))
+        #expect(throws: ServerMessageError.self, "a unit this version does not know") {
+            try read(#"{"event":"ambientLightDidChange","level":3,"timestamp":1,"unit":"candela"}"#)
+        }
+    }
+
+    /// The accelerometer's availability is sent as protocol 1 always sent it (no `sensor`); the
+    /// ambient sensors' names theirs.
+    @Test func sensorAvailabilityOfTheAmbientSensors() throws {
+        let accelerometer = SensorAvailabilityEvent(available: true, device: "accel", reason: nil, sensor: .accelerometer, timestamp: 1)
+        #expect(accelerometer.sensor == nil)
+        #expect(accelerometer.sensorKind == .accelerometer)
+        #expect(!wire(accelerometer).contains("sensor\""))
+        let line = #"{"available":false,"event":"sensorAvailability","reason":"no proximity sensor","sensor":"proximity","timestamp":1790000000.1}"#
+        let gone = SensorAvailabilityEvent(available: false, device: nil, reason: "no proximity sensor", sensor: .proximity, timestamp: 1790000000.1)
+        #expect(wire(gone) == line)
+        #expect(try event(line) == .sensorAvailability(gone))
+        guard case .sensorAvailability(let read) = try event(line) else { return }
+        #expect(read.sensorKind == .proximity)
+    }
+
     @Test func stopping() throws {
         let line = #"{"event":"stopping","timestamp":1790000000.1}"#
         #expect(try event(line) == .stopping(StoppingEvent(timestamp: 1790000000.1)))
@@ -154,6 +189,15 @@ import Testing
         #expect(wire(SuccessReply(id: try #require(id), result: result)) == line)
     }
 
+    @Test func subscribeResultWithTheAmbientSensors() throws {
+        let line = #"{"id":1,"result":{"ambientLight":{"level":12.5,"unit":"lux"},"events":["proximityStateDidChange","ambientLightDidChange"],"lightAvailable":true,"orientation":"portrait","proximityAvailable":true,"proximityState":false}}"#
+        let expected = SubscribeResult(events: [.proximityStateDidChange, .ambientLightDidChange], orientation: .portrait,
+                                       proximityAvailable: true, proximityState: false,
+                                       lightAvailable: true, ambientLight: AmbientLight(level: 12.5, unit: .lux))
+        #expect(try result(line, as: SubscribeResult.self).result == expected)
+        #expect(wire(SuccessReply(id: .integer(1), result: expected)) == line)
+    }
+
     @Test func subscribeResultMembers() throws {
         let line = #"{"id":1,"result":{"events":["interfaceOrientationDidChange","rotationLockDidChange"],"interfaceOrientation":"portrait","locked":false,"orientation":"portrait","rotation":0,"sensorAvailable":true}}"#
         let expected = SubscribeResult(events: [.interfaceOrientationDidChange, .rotationLockDidChange], orientation: .portrait,
@@ -179,6 +223,19 @@ import Testing
         #expect(result == StatusResult(server: "orientd 0.1.0", uptime: 0.4, orientation: .landscapeLeft, locked: false,
                                        clients: 1, subscribers: 0, sensor: sensor, devices: [sensor]))
         #expect(wire(SuccessReply(id: .string("s"), result: result)) == line)
+    }
+
+    /// A status from orientd without ambient sensors (the line above) reads with `light` and
+    /// `proximity` nil; this one, as orientd sends it now, with them.
+    @Test func statusResultWithTheAmbientSensors() throws {
+        let line = #"{"id":"s","result":{"clients":1,"devices":[],"light":{"available":true,"device":"iio:device1 (als)","level":120,"reading":true,"unit":"lux"},"locked":false,"orientation":"unknown","protocol":1,"proximity":{"available":true,"device":"iio:device2 (prox)","proximityState":true,"reading":true},"sensor":{"available":false,"device":"none","location":"display","mountMatrix":[[1,0,0],[0,1,0],[0,0,1]],"mountMatrixSource":"","rate":0,"reading":false,"uri":""},"server":"orientd 0.1.0","subscribers":1,"uptime":0.4}}"#
+        let (_, result) = try result(line, as: StatusResult.self)
+        #expect(result.light == LightSensorStatus(available: true, device: "iio:device1 (als)", reading: true,
+                                                  light: AmbientLight(level: 120, unit: .lux)))
+        #expect(result.proximity == ProximitySensorStatus(available: true, device: "iio:device2 (prox)", reading: true, proximityState: true))
+        #expect(wire(SuccessReply(id: .string("s"), result: result)) == line)
+        let asleep = LightSensorStatus(available: true, device: "als", reading: false)
+        #expect(wire(asleep) == #"{"available":true,"device":"als","reading":false}"#, "no value while not read, and never null")
     }
 
     @Test func anErrorReplyIsTheProtocolError() throws {
@@ -223,6 +280,9 @@ import Testing
             .hingeAngleDidChange(HingeAngleDidChangeEvent(hingeAngle: nil, problem: "no base accelerometer", timestamp: 5)),
             .tabletModeDidChange(TabletModeDidChangeEvent(tabletMode: false, hingeAngle: nil, timestamp: 6)),
             .sensorAvailability(SensorAvailabilityEvent(available: true, device: "iio:device3 (accel_3d)", reason: nil, timestamp: 7)),
+            .sensorAvailability(SensorAvailabilityEvent(available: true, device: "iio:device1 (als)", reason: nil, sensor: .light, timestamp: 7)),
+            .proximityStateDidChange(ProximityStateDidChangeEvent(proximityState: false, timestamp: 7.5)),
+            .ambientLightDidChange(AmbientLightDidChangeEvent(AmbientLight(level: 0.25, unit: .vendor), timestamp: 7.75)),
             .stopping(StoppingEvent(timestamp: 8)),
         ]
         for event in events {
@@ -252,6 +312,10 @@ import Testing
                                       locked: true, angleRate: 7.5, sensorAvailable: false, hingeAngle: 42.5, tabletMode: true,
                                       hingeProblem: nil))
         try roundTrip(SubscribeResult(events: [.hingeAngleDidChange], orientation: .portrait, hingeProblem: "no base accelerometer"))
+        try roundTrip(SubscribeResult(events: [.ambientLightDidChange], orientation: .portrait, lightAvailable: false))
+        try roundTrip(StatusResult(server: "orientd 0.1.0", uptime: 1, orientation: .faceUp, locked: false, clients: 1, subscribers: 1,
+                                   sensor: sensor, light: LightSensorStatus(available: false, device: "none", reading: false),
+                                   proximity: ProximitySensorStatus(available: true, device: "prox", reading: true, proximityState: false)))
     }
 
     private func roundTrip<R: MethodResult>(_ result: R, sourceLocation: SourceLocation = #_sourceLocation) throws {
@@ -273,6 +337,8 @@ import Testing
         case .angles(let event): event
         case .hingeAngleDidChange(let event): event
         case .tabletModeDidChange(let event): event
+        case .proximityStateDidChange(let event): event
+        case .ambientLightDidChange(let event): event
         case .sensorAvailability(let event): event
         case .stopping(let event): event
         case .unknown: nil
@@ -319,5 +385,18 @@ import Testing
         }
         #expect(EventName.allCases.compactMap(\.subscribable) == EventKind.allCases)
         #expect(EventKind.allCases.map(\.name.rawValue) == EventKind.allCases.map(\.rawValue))
+    }
+
+    /// Each subscribable event wakes its own sensor only; the lock wakes none.
+    @Test func eachEventNeedsItsOwnSensor() throws {
+        #expect(EventKind.proximityStateDidChange.sensor == .proximity)
+        #expect(EventKind.ambientLightDidChange.sensor == .light)
+        #expect(EventKind.rotationLockDidChange.sensor == nil)
+        #expect(EventKind.allCases.filter(\.needsSensor) == [.deviceOrientationDidChange, .interfaceOrientationDidChange, .angles,
+                                                              .hingeAngleDidChange, .tabletModeDidChange])
+        let ambient = try SubscribeParameters(["events": .array([.string("proximityStateDidChange"), .string("ambientLightDidChange")])])
+        #expect(!ambient.needsSensor, "the ambient events alone do not wake the accelerometer")
+        #expect(ambient.needs(.proximity) && ambient.needs(.light))
+        #expect(!SubscribeParameters().needs(.light) && !SubscribeParameters().needs(.proximity))
     }
 }
