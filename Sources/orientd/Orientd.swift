@@ -118,6 +118,10 @@ struct Orientd: AsyncParsableCommand {
         // the first one's hub is the main one: the screen, and the rotation lock. That is this
         // machine's when it is read, wherever local: stands in the list.
         let uris = settings.uris.filter { $0 == "local:" } + settings.uris.filter { $0 != "local:" }
+        // The main context's ambient light and proximity sensors, read only while claimed or
+        // subscribed to (none for a replay).
+        let ambientNews = AmbientNews()
+        let ambient = replay == nil ? AmbientSensorPoller(uri: uris[0], logger: logger, onEvent: ambientNews.handle) : nil
         let sensors = (replay.map { ["replay:\($0)"] } ?? uris).enumerated().map { index, uri in
             // A replayed trace plays regardless of clients; a sensor is read only while one needs it.
             let demand = replay == nil ? ReadingDemand() : nil
@@ -126,7 +130,9 @@ struct Orientd: AsyncParsableCommand {
                 lockPolicy: LockPolicy(groupName: settings.lockGroup, logger: logger),
                 // A replay is an experiment: it keeps the rotation lock only where --state-file says.
                 lockStore: index == 0 && (replay == nil || daemonFlags.stateFile != nil) ? RotationLockStore(path: settings.stateFile) : nil,
-                demand: demand.map(PollerDemand.init), logger: logger)
+                demand: demand.map(PollerDemand.init),
+                lightDemand: index == 0 ? ambient.map { PollerDemand($0.lightDemand) } : nil,
+                proximityDemand: index == 0 ? ambient.map { PollerDemand($0.proximityDemand) } : nil, logger: logger)
             return (uri: uri, demand: demand, hub: hub)
         }
         let hubs = DeviceHubs(sensors.map { DeviceHubs.Entry(uri: $0.uri, hub: $0.hub) })
@@ -148,7 +154,9 @@ struct Orientd: AsyncParsableCommand {
         let heartbeat = notifier.heartbeatInterval.map { SensorPoller.Heartbeat(interval: $0, beat: notifier.heartbeat) }
         let events: OutsideEvents
         do {
-            events = try openOutsideEvents(settings, accelerometerDemand: sensors[0].demand, logger: logger)
+            events = try openOutsideEvents(settings, demands: [.accelerometer: sensors[0].demand, .light: ambient?.lightDemand,
+                                                               .proximity: ambient?.proximityDemand].compactMapValues { $0 },
+                                           logger: logger)
         } catch {
             await server.close()
             throw DaemonFailure("\(error)")
@@ -167,11 +175,17 @@ struct Orientd: AsyncParsableCommand {
                 feeds.append(feed)
             }
             let pollers = zip(sensors, feeds).compactMap { sensor, feed in sensor.uri.hasPrefix("local:") ? feed as? SensorPoller : nil }
-            events.start(hotplugListeners: pollers.map { poller in { poller.hotplug($0) } })
+            var listeners: [@Sendable (HotplugEvent) -> Void] = pollers.map { poller in { @Sendable in poller.hotplug($0) } }
+            if let ambient { listeners.append { @Sendable in ambient.hotplug($0) } }
+            events.start(hotplugListeners: listeners)
             // Only the main feed is started before readiness; the others start as services of
             // the group: an unreachable board must not hold up the main one, nor readiness.
+            // The ambient sensors are found before too: a D-Bus client asks at once whether there are any.
+            ambientNews.deliver(to: sensors[0].hub, sensorProxy: events.sensorProxy)
+            ambient?.start()
             _ = try await feeds[0].start()
         } catch {
+            ambient?.stop()
             events.stop()
             for feed in feeds { feed.stop() }
             await server.close()
@@ -190,7 +204,7 @@ struct Orientd: AsyncParsableCommand {
         let group = ServiceGroup(
             services: zip(sensors, feeds).enumerated().map { index, pair in
                 SampleFeedService(feed: pair.1, uri: pair.0.uri, startedAlready: index == 0, logger: logger)
-            } + [StoppingService(events: events, notifier: notifier), server,
+            } + [StoppingService(events: events, ambient: ambient, notifier: notifier), server,
                        SystemdStatusService(hub: hubs.main, clients: { server.connectedClients }, notifier: notifier),
                        SignalService(signals: signals, reloader: reloader, logger: logger)],
             gracefulShutdownSignals: [.sigterm, .sigint],
@@ -203,7 +217,7 @@ extension Orientd {
     /// The event thread's watches: udev (for local: sensors coming and going; orientd goes on
     /// without, retrying on its own) and, with --sensor-proxy, the D-Bus face (a failure to reach
     /// the bus stops orientd: it was asked to serve there).
-    func openOutsideEvents(_ settings: DaemonSettings, accelerometerDemand: ReadingDemand?, logger: Logger) throws -> OutsideEvents {
+    func openOutsideEvents(_ settings: DaemonSettings, demands: [ProxySensor: ReadingDemand], logger: Logger) throws -> OutsideEvents {
         let events = OutsideEvents(loop: try DescriptorLoop(name: "orientd-events"))
         if replay == nil, settings.uris.contains("local:") {
             do {
@@ -213,8 +227,7 @@ extension Orientd {
             }
         }
         if settings.sensorProxy {
-            try events.serveSensorProxy(demands: [.accelerometer: accelerometerDemand].compactMapValues { $0 },
-                                        authorizeWithPolkit: settings.sensorProxyPolkit, logger: logger)
+            try events.serveSensorProxy(demands: demands, authorizeWithPolkit: settings.sensorProxyPolkit, logger: logger)
             if !settings.sensorProxyPolkit {
                 logger.notice("claims of sensors over D-Bus are not checked with polkit (sensor-proxy-polkit false): any local user may claim them")
             }

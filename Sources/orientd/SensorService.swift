@@ -24,15 +24,17 @@ struct SampleFeedService: Service {
     }
 }
 
-/// On shutdown, tells systemd orientd is stopping and stops the event thread (udev, D-Bus).
-/// Listed after the feeds in the service group, so it is shut down before them.
+/// On shutdown, tells systemd orientd is stopping and stops the event thread (udev, D-Bus) and
+/// the ambient sensors. Listed after the feeds in the service group, so it is shut down before them.
 struct StoppingService: Service {
     let events: OutsideEvents
+    let ambient: AmbientSensorPoller?
     let notifier: SystemdNotifier
 
     func run() async throws {
         try? await gracefulShutdown()
         notifier.stopping()
         events.stop()
+        ambient?.stop()
     }
 }

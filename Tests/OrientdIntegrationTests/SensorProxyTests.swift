@@ -14,12 +14,14 @@ extension IntegrationTests {
             (.landscapeLeft, "right-up"), (.landscapeRight, "left-up"), (.portraitUpsideDown, "bottom-up"), (.portrait, "normal"),
         ]
 
+        /// An accelerometer, an ambient light sensor at 10 lux and a proximity sensor reading far.
         static func sensor() throws -> EmulatedAccelerometer {
-            try EmulatedAccelerometer.standard(.portrait, properties: Reference.accelerometerProperties)
+            try EmulatedAccelerometer.withAmbientSensors(.portrait, lux: 10, proximityRaw: 0)
         }
 
-        /// Starts monitor-sensor, turns the device through every in-plane orientation, waiting for
-        /// each line; returns monitor-sensor's accelerometer lines.
+        /// Starts monitor-sensor, turns the device through every in-plane orientation, then
+        /// changes the light and brings something near and away, waiting for each line; returns
+        /// monitor-sensor's lines.
         static func runScript(on bench: SensorProxyBench, sensor: EmulatedAccelerometer) throws -> [String] {
             let monitor = try bench.startMonitorSensor()
             defer { monitor.stop() }
@@ -28,14 +30,25 @@ extension IntegrationTests {
                 // The reference answers `undefined` first and reports its first reading as a change.
                 monitor.waitForLine(containing: "orientation changed: normal")
             }
-            for (orientation, name) in turns {
+            func expect(_ line: String, after change: () -> Void) {
                 let seen = monitor.output.count
-                sensor.turn(to: orientation)
-                #expect(waitUntil(timeout: 15) { monitor.output.dropFirst(seen).contains { $0.text.hasSuffix("orientation changed: \(name)") } },
-                        "no \(name) after turning to \(orientation); monitor-sensor printed:\n\(monitor.outputText)")
+                change()
+                #expect(waitUntil(timeout: 15) { monitor.output.dropFirst(seen).contains { $0.text.hasSuffix(line) } },
+                        "no '\(line)'; monitor-sensor printed:\n\(monitor.outputText)")
             }
-            return monitor.output.map(\.text).filter { $0.contains("ccelerometer") }
-                .map { $0.trimmingCharacters(in: .whitespaces) }
+            for (orientation, name) in turns {
+                expect("orientation changed: \(name)") { sensor.turn(to: orientation) }
+            }
+            monitor.waitForLine(containing: "Light changed: 10.000000 (lux)")
+            expect("Light changed: 42.500000 (lux)") { sensor.setLight(42.5) }
+            expect("Proximity value changed: 1") { sensor.setProximity(raw: 200) }
+            expect("Proximity value changed: 0") { sensor.setProximity(raw: 0) }
+            return monitor.output.map { $0.text.trimmingCharacters(in: .whitespaces) }
+        }
+
+        /// monitor-sensor's lines about the light and proximity sensors.
+        static func ambient(_ lines: [String]) -> [String] {
+            lines.filter { $0.contains("ambient light") || $0.hasPrefix("Light") || $0.contains("roximity") }
         }
 
         /// The orientations monitor-sensor showed, in order: the first from its `===` line.
@@ -53,11 +66,18 @@ extension IntegrationTests {
             let sensor = try Self.sensor()
             let daemon = try bench.orientd(sensor)
             let lines = try Self.runScript(on: bench, sensor: sensor)
-            #expect(lines == ["=== Has accelerometer (orientation: normal)"] + Self.turns.map { "Accelerometer orientation changed: \($0.1)" },
+            #expect(lines.filter { $0.contains("ccelerometer") }
+                    == ["=== Has accelerometer (orientation: normal)"] + Self.turns.map { "Accelerometer orientation changed: \($0.1)" },
                     "orientd's log:\n\(daemon.log)")
+            // As iio-sensor-proxy: the light is 0 until read after the claim, then its level.
+            #expect(Self.ambient(lines) == [
+                "=== Has ambient light sensor (value: 0.000000, unit: lux)", "=== Has proximity sensor (near: 0)",
+                "Light changed: 10.000000 (lux)", "Light changed: 42.500000 (lux)", "Proximity value changed: 1", "Proximity value changed: 0",
+            ], "\(lines)")
         }
 
-        /// The reference, on the same script: the same orientations in the same words. The one
+        /// The reference, on the same script: the same orientations in the same words, the same
+        /// light and proximity lines. The one
         /// difference, asserted so it stays visible: iio-sensor-proxy 3.0 says `undefined` until
         /// its first reading after the claim (monitor-sensor prints `=== Has accelerometer
         /// (orientation: undefined)`, `+++ Accelerometer appeared`, then the first reading as a
@@ -80,6 +100,7 @@ extension IntegrationTests {
             let shown = "iio-sensor-proxy:\n\(referenceLines.joined(separator: "\n"))\norientd:\n\(orientdLines.joined(separator: "\n"))"
             #expect(referenceStates.first == "undefined" && orientdStates.first == "normal", "\(shown)")
             #expect(Array(referenceStates.drop { $0 == "undefined" }) == orientdStates, "\(shown)\n\(daemon.log)")
+            #expect(Self.ambient(referenceLines) == Self.ambient(orientdLines), "\(shown)")
         }
 
         /// mutter claims, then reads the property at once: it must be where the device is now,
