@@ -170,8 +170,9 @@ static int on_authorized(sd_bus_message *reply, void *userdata, sd_bus_error *ig
     int authorized = 0, challenge = 0, r;
     const sd_bus_error *failure = sd_bus_message_get_error(reply);
     if (failure) {
-        r = sd_bus_reply_method_errorf(call, SD_BUS_ERROR_ACCESS_DENIED, "Not Authorized: %s",
-                                       failure->message ? failure->message : failure->name);
+        const char *why = failure->message ? failure->message : failure->name;
+        b->callbacks.polkit_failed(b->callbacks.context, why);
+        r = sd_bus_reply_method_errorf(call, SD_BUS_ERROR_ACCESS_DENIED, "Not Authorized: %s", why);
     } else if (sd_bus_message_enter_container(reply, 'r', "bba{ss}") < 0
                || sd_bus_message_read(reply, "bb", &authorized, &challenge) < 0 || !authorized) {
         r = sd_bus_reply_method_errorf(call, SD_BUS_ERROR_ACCESS_DENIED, "Not Authorized: Sensor claim not allowed");
@@ -198,6 +199,7 @@ static int authorize(struct orientd_bus *b, sd_bus_message *m)
     if (r < 0) {
         sd_bus_message_unref(request->call);
         free(request);
+        b->callbacks.polkit_failed(b->callbacks.context, strerror(-r));
         return sd_bus_reply_method_errorf(m, SD_BUS_ERROR_ACCESS_DENIED, "Not Authorized: cannot ask polkit (%s)", strerror(-r));
     }
     b->authorizations++;

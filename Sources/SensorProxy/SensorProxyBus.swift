@@ -15,6 +15,8 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
     private let demands: [ProxySensor: ReadingDemand]
     private var bus: OpaquePointer?
     private var state = SensorProxyState()
+    /// Said once: every claim fails the same way until polkit is there.
+    private var toldPolkitFailed = false
 
     /// Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS when set) and joins `loop`.
     public init(loop: DescriptorLoop, demands: [ProxySensor: ReadingDemand], authorizeWithPolkit: Bool, logger: Logger) throws(SensorProxyError) {
@@ -31,6 +33,9 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
             },
             name_changed: { context, state, message in
                 SensorProxyBus.from(context).nameChanged(state: state, message: message.map { String(cString: $0) } ?? "")
+            },
+            polkit_failed: { context, message in
+                SensorProxyBus.from(context).polkitFailed(message.map { String(cString: $0) } ?? "")
             })
         var error = [CChar](repeating: 0, count: 256)
         guard let bus = orientd_bus_open(callbacks, authorizeWithPolkit, &error, error.count) else {
@@ -133,6 +138,12 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
         guard let sensor = ProxySensor(rawValue: sensor) else { return true }
         perform(state.handle(.claimArrived(sensor, at: MonotonicClock.now())))
         return state.answerNow
+    }
+
+    private func polkitFailed(_ reason: String) {
+        guard !toldPolkitFailed else { return }
+        toldPolkitFailed = true
+        logger.warning("cannot ask polkit whether a D-Bus client may claim a sensor (\(reason)); such claims are refused: start polkitd, or set sensor-proxy-polkit: false to let any local user claim")
     }
 
     private func nameChanged(state: Int32, message: String) {

@@ -52,22 +52,28 @@ extension IntegrationTests {
             #expect(reply["result"]?["orientation"] == .string("landscapeLeft"), "a get after idle must read afresh")
         }
 
-        /// The event thread (udev, D-Bus) wakes only when udev (or a stop) has something to say: no
-        /// timer (it woke 4 times a second).
-        @Test func theUdevThreadSleepsUntilUdevSpeaks() throws {
-            let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard(.portrait))
+        /// The event thread (udev, and D-Bus with --sensor-proxy) wakes only when udev, the bus
+        /// (or a stop) has something to say: no timer (the udev thread once woke 4 times a second).
+        @Test(arguments: [false, true])
+        func theEventThreadSleepsUntilUdevOrTheBusSpeaks(servingDBus: Bool) throws {
+            let bench = servingDBus ? try SensorProxyBench() : nil
+            let sensor = try EmulatedAccelerometer.standard(.portrait)
+            let daemon = try bench.map { try $0.orientd(sensor) } ?? Daemon(sensor: sensor)
+            if let bench {
+                #expect(waitUntil(timeout: 10) { bench.owner(of: "net.hadess.SensorProxy") == daemon.process.processIdentifier })
+            }
             let tasks = "/proc/\(daemon.process.processIdentifier)/task"
-            let udevThread = try #require(try FileManager.default.contentsOfDirectory(atPath: tasks).first { task in
+            let eventThread = try #require(try FileManager.default.contentsOfDirectory(atPath: tasks).first { task in
                 (try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8))?.hasPrefix("orientd-events") == true
             }, "no orientd-events thread:\n\(daemon.log)")
             func wakeUps() throws -> Int {
-                let status = try String(contentsOfFile: "\(tasks)/\(udevThread)/status", encoding: .utf8)
+                let status = try String(contentsOfFile: "\(tasks)/\(eventThread)/status", encoding: .utf8)
                 let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") } ?? ""
                 return Int(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? -1
             }
             let before = try wakeUps()
             Thread.sleep(forTimeInterval: 2)  // the window in which it may not wake
-            #expect(try wakeUps() == before, "the udev thread woke with nothing to do")
+            #expect(try wakeUps() == before, "the event thread woke with nothing to do")
         }
 
         /// A subscription to the rotation lock alone needs no readings; status and ping wake nothing.

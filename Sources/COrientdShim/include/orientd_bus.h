@@ -39,6 +39,8 @@ typedef struct {
     bool (*claim_is_current)(void *context, int sensor);
     /// What became of the bus name; message is a reason (may be empty).
     void (*name_changed)(void *context, int state, const char *message);
+    /// polkit could not be asked (not running, or it failed): the claim was refused.
+    void (*polkit_failed)(void *context, const char *message);
 } orientd_bus_callbacks;
 
 /// Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS when set), serves the objects and asks
