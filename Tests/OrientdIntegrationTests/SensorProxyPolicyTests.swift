@@ -18,8 +18,7 @@ extension IntegrationTests {
             defer { bus.stop() }
             let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard(.landscapeLeft),
                                     arguments: ["--sensor-proxy", "--no-sensor-proxy-polkit"], environment: bus.environment)
-            #expect(waitUntil(timeout: 10) { daemon.log.contains("serving iio-sensor-proxy's interface as net.hadess.SensorProxy") },
-                    "\(daemon.log)\n\(bus.log)")
+            try bus.waitForOwner(daemon)
 
             let claim = try bus.busctl(asNobody: true, ["call", Self.address, "/net/hadess/SensorProxy", Self.address, "ClaimAccelerometer"])
             #expect(claim.status == 0, "nobody may claim: \(claim.standardError)")
@@ -53,11 +52,11 @@ extension IntegrationTests {
             let bus = try PolicyBus()
             defer { bus.stop() }
             let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard(), arguments: ["--sensor-proxy"], environment: bus.environment)
-            #expect(waitUntil(timeout: 10) { daemon.log.contains("serving iio-sensor-proxy's interface as net.hadess.SensorProxy") },
-                    "\(daemon.log)\n\(bus.log)")
+            try bus.waitForOwner(daemon)
             let claim = try bus.dbusSendAsNobody(["--dest=" + Self.address, "/net/hadess/SensorProxy", Self.address + ".ClaimAccelerometer"])
             #expect(claim.status != 0 && claim.standardError.contains("AccessDenied: Not Authorized: The name org.freedesktop.PolicyKit1"),
                     "\(claim.standardOutput)\(claim.standardError)")
+            #expect(daemon.stop() == 0, "\(daemon.log)")
         }
 
         /// A private dbus-daemon, deny-by-default as Debian's system bus, with orientd's policy file.
@@ -110,6 +109,15 @@ extension IntegrationTests {
             func stop() {
                 daemon?.stop()
                 daemon = nil
+            }
+
+            /// Waits until `daemon` owns net.hadess.SensorProxy on this bus, as the bus says.
+            func waitForOwner(_ daemon: Daemon) throws {
+                let owned = waitUntil(timeout: 10, every: 0.1) {
+                    let status = try? busctl(asNobody: false, ["status", SensorProxyPolicyTests.address])
+                    return status?.standardOutput.split(separator: "\n").contains("PID=\(daemon.process.processIdentifier)") == true
+                }
+                guard owned else { throw TestFailure("orientd does not own net.hadess.SensorProxy; its log:\n\(daemon.log)\nthe bus's:\n\(log)") }
             }
 
             /// dbus-send on this bus as nobody, waiting for the reply: a refusal names its error.
