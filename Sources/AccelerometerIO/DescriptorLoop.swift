@@ -25,6 +25,9 @@ public final class DescriptorLoop: @unchecked Sendable {
     /// Touched on the thread only (before `start`, by its caller).
     private var watches: [any DescriptorWatch] = []
     private var running = false
+    /// Set by `stop` before it wakes the thread, which reads it after every wake-up: a stop
+    /// asked while the thread is between its check and poll() still ends that poll.
+    private var stopping = false
 
     public init(name: String) throws(DescriptorLoopError) {
         var ends: [Int32] = [-1, -1]
@@ -67,6 +70,7 @@ public final class DescriptorLoop: @unchecked Sendable {
     /// their descriptors afterwards.
     public func stop() {
         guard running else { return }
+        inboxLock.withLock { stopping = true }
         wake()
         thread.stop()
     }
@@ -78,7 +82,7 @@ public final class DescriptorLoop: @unchecked Sendable {
 
     private func run() {
         var drained = [UInt8](repeating: 0, count: 64)
-        while !thread.shouldStop {
+        while !inboxLock.withLock({ stopping }) {
             let work = inboxLock.withLock { defer { inbox = [] }; return inbox }
             work.forEach { $0() }
             var descriptors = [pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]

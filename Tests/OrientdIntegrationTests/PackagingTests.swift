@@ -54,11 +54,18 @@ extension IntegrationTests {
             }
             #expect(depends.contains("libiio0 (>= 0.24)"), "Depends: \(depends)")
             #expect(!depends.contains("swift"), "the Swift runtime is linked in: \(depends)")
+            // It takes iio-sensor-proxy's place: what depends on it is satisfied, and installing
+            // one removes the other.
+            for field in ["Provides", "Conflicts", "Replaces"] {
+                let value = try run(executable: "/usr/bin/dpkg-deb", ["--field", package, field]).standardOutput
+                #expect(value == "iio-sensor-proxy\n", "\(field): \(value)")
+            }
             let contents = try run(executable: "/usr/bin/dpkg-deb", ["--contents", package]).standardOutput
             let files = ["/usr/bin/orientd", "/usr/bin/orientctl", "/usr/lib/systemd/system/orientd.service",
                          "/usr/lib/systemd/system/orientd.socket", "/usr/lib/udev/rules.d/61-orientd.rules",
                          "/usr/share/man/man1/orientd.1.gz", "/usr/share/man/man1/orientctl.1.gz",
-                         "/usr/share/bash-completion/completions/orientctl", "/etc/orientd.conf"]
+                         "/usr/share/bash-completion/completions/orientctl", "/etc/orientd.conf",
+                         Self.busPolicy, Self.polkitAction]
             for file in files {
                 #expect(contents.contains("." + file + "\n"), "\(file) is not in the package")
             }
@@ -80,6 +87,7 @@ extension IntegrationTests {
             let status = try run(executable: "/usr/bin/dpkg", ["--root=" + scratchRoot, "--status", "orientd"]).standardOutput
             #expect(status.contains("Status: install ok installed"), "\(status)")
             #expect(status.contains("Conffiles:\n /etc/orientd.conf "), "\(status)")
+            try Self.expectSensorProxyFiles(in: scratchRoot)
             let version = try run(executable: scratchRoot + "/usr/bin/orientctl", ["--version"])
             #expect(version.status == 0 && version.standardOutput == "0.1.0\n", "\(version.standardError)")
             #expect(try run(executable: scratchRoot + "/usr/bin/orientd", ["--version"]).standardOutput == "0.1.0\n")
@@ -119,6 +127,113 @@ extension IntegrationTests {
             #expect(again.standardOutput == elsewhere + "/packages/" + URL(fileURLWithPath: readme.package).lastPathComponent + "\n")
         }
 
+        /// Installing the package on a machine with iio-sensor-proxy (a stand-in with the files
+        /// Debian 12's 3.0 has, plus the polkit action of 3.4 and later) removes it, keeps its
+        /// D-Bus policy (a conffile, in another directory than orientd's), satisfies a package that
+        /// depends on it, and after a purge of orientd iio-sensor-proxy installs again.
+        @Test func thePackageReplacesIioSensorProxyAndGivesItBack() throws {
+            let scratch = makeScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: scratch) }
+            let build = try run(executable: Self.root + "/scripts/build-deb", ["--no-build", "--output", scratch + "/out"],
+                                environment: ["DPKG_DEB_COMPRESSOR_TYPE": "none"])
+            try #require(build.status == 0, "\(build.standardError)")
+            let orientd = build.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+            let proxyPolicy = "/etc/dbus-1/system.d/net.hadess.SensorProxy.conf"
+            let proxy = try Self.makePackage(in: scratch, name: "iio-sensor-proxy", fields: "Version: 3.0-2\n", conffiles: [proxyPolicy], files: [
+                proxyPolicy: "<busconfig/>\n", "/usr/sbin/iio-sensor-proxy": "#!/bin/sh\n",
+                "/usr/lib/systemd/system/iio-sensor-proxy.service": "[Service]\nExecStart=/usr/sbin/iio-sensor-proxy\n",
+                Self.polkitAction: "<policyconfig/>\n"])
+            let desktop = try Self.makePackage(in: scratch, name: "rotating-desktop", fields: "Version: 1\nDepends: iio-sensor-proxy\n",
+                                               files: ["/usr/share/doc/rotating-desktop/README": "turns the screen\n"])
+
+            let root = scratch + "/root"
+            let depends = try run(executable: "/usr/bin/dpkg-deb", ["--field", orientd, "Depends"]).standardOutput
+            try Self.makeDpkgDatabase(in: root, with: depends.split(separator: ",").map { String($0.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")[0]) })
+            let dpkg = ["--root=" + root, "--force-script-chrootless", "--log=/dev/null"]
+            func status(_ package: String) -> String {
+                (try? run(executable: "/usr/bin/dpkg", ["--root=" + root, "--status", package]))?.standardOutput ?? ""
+            }
+            let installProxy = try run(executable: "/usr/bin/dpkg", dpkg + ["--install", proxy])
+            try #require(installProxy.status == 0, "\(installProxy.standardOutput)\(installProxy.standardError)")
+
+            let install = try run(executable: "/usr/bin/dpkg", dpkg + ["--install", orientd])
+            try #require(install.status == 0, "\(install.standardOutput)\(install.standardError)")
+            #expect(install.standardError.contains("will remove iio-sensor-proxy in favour of orientd"), "\(install.standardError)")
+            #expect(status("iio-sensor-proxy").contains("Status: install ok config-files"), "\(status("iio-sensor-proxy"))")
+            #expect(status("orientd").contains("Status: install ok installed"))
+            #expect(!Self.exists(root + "/usr/sbin/iio-sensor-proxy") && !Self.exists(root + "/usr/lib/systemd/system/iio-sensor-proxy.service"))
+            #expect(Self.exists(root + proxyPolicy), "iio-sensor-proxy's conffile goes only with its purge")
+            try Self.expectSensorProxyFiles(in: root)
+
+            let installDesktop = try run(executable: "/usr/bin/dpkg", dpkg + ["--install", desktop])
+            #expect(installDesktop.status == 0, "a package that depends on iio-sensor-proxy: \(installDesktop.standardError)")
+            let purgeDesktop = try run(executable: "/usr/bin/dpkg", dpkg + ["--purge", "rotating-desktop"])
+            #expect(purgeDesktop.status == 0, "\(purgeDesktop.standardError)")
+
+            let purge = try run(executable: "/usr/bin/dpkg", dpkg + ["--purge", "orientd"])
+            try #require(purge.status == 0, "\(purge.standardOutput)\(purge.standardError)")
+            #expect(!Self.exists(root + Self.busPolicy) && !Self.exists(root + Self.polkitAction))
+            let back = try run(executable: "/usr/bin/dpkg", dpkg + ["--install", proxy])
+            #expect(back.status == 0, "\(back.standardOutput)\(back.standardError)")
+            #expect(status("iio-sensor-proxy").contains("Status: install ok installed"))
+            #expect(Self.exists(root + "/usr/sbin/iio-sensor-proxy") && Self.exists(root + proxyPolicy))
+        }
+
+        /// A package of `name` holding `files` (path: text), built in `directory`; returns its path.
+        static func makePackage(in directory: String, name: String, fields: String, conffiles: [String] = [],
+                                files: [String: String]) throws -> String {
+            let stage = directory + "/" + name
+            try FileManager.default.createDirectory(atPath: stage + "/DEBIAN", withIntermediateDirectories: true)
+            try "Package: \(name)\n\(fields)Architecture: all\nMaintainer: orientd tests <orientd@localhost>\nDescription: stand-in for the tests\n"
+                .write(toFile: stage + "/DEBIAN/control", atomically: true, encoding: .utf8)
+            if !conffiles.isEmpty {
+                try conffiles.map { $0 + "\n" }.joined().write(toFile: stage + "/DEBIAN/conffiles", atomically: true, encoding: .utf8)
+            }
+            for (path, text) in files {
+                try FileManager.default.createDirectory(atPath: stage + (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try text.write(toFile: stage + path, atomically: true, encoding: .utf8)
+            }
+            let package = directory + "/" + name + ".deb"
+            let build = try run(executable: "/usr/bin/dpkg-deb", ["--root-owner-group", "--build", stage, package])
+            try #require(build.status == 0, "\(build.standardError)")
+            return package
+        }
+
+        static let busPolicy = "/usr/share/dbus-1/system.d/net.hadess.SensorProxy.conf"
+        static let polkitAction = "/usr/share/polkit-1/actions/net.hadess.SensorProxy.policy"
+
+        /// What an installed orientd needs to be iio-sensor-proxy: a D-Bus policy that lets only
+        /// root own the name and anyone call it, the polkit action it asks about, and a config
+        /// that turns the interface on, which orientd itself reads so.
+        static func expectSensorProxyFiles(in root: String) throws {
+            let policy = try parsedXML(root + busPolicy)
+            #expect(policy.contains("<policy user=\"root\">\n    <allow own=\"net.hadess.SensorProxy\"/>\n  </policy>"), "\(policy)")
+            #expect(policy.contains("<deny own=\"net.hadess.SensorProxy\"/>"), "\(policy)")
+            #expect(policy.components(separatedBy: "<allow own=").count == 2, "only root may own the name: \(policy)")
+            for interface in ["net.hadess.SensorProxy", "net.hadess.SensorProxy.Compass", "org.freedesktop.DBus.Properties",
+                              "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Peer"] {
+                #expect(policy.contains("<allow send_destination=\"net.hadess.SensorProxy\" send_interface=\"\(interface)\"/>"),
+                        "\(interface) may not be called")
+            }
+            let action = try parsedXML(root + polkitAction)
+            #expect(action.contains("<action id=\"net.hadess.SensorProxy.claim-sensor\">"), "\(action)")
+            #expect(action.contains("<vendor>orientd</vendor>"))
+            #expect(action.contains("<allow_any>no</allow_any>") && action.contains("<allow_inactive>no</allow_inactive>")
+                    && action.contains("<allow_active>yes</allow_active>"), "\(action)")
+            let config = try run(executable: root + "/usr/bin/orientd", ["--config", root + "/etc/orientd.conf", "--print-config"])
+            #expect(config.status == 0, "\(config.standardError)")
+            let settings = config.standardOutput.split(separator: "\n")
+            // The interface on; polkit asked, as by default (print-config comments out a default).
+            #expect(settings.contains("sensor-proxy: true") && settings.contains("#sensor-proxy-polkit: true"), "\(config.standardOutput)")
+        }
+
+        /// The file's text, once an XML parser has read it whole without an error.
+        static func parsedXML(_ path: String) throws -> String {
+            let parse = try run(executable: "/usr/bin/python3", ["-c", "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])", path])
+            #expect(parse.status == 0, "\(path) is not well-formed XML: \(parse.standardError)")
+            return try String(contentsOfFile: path, encoding: .utf8)
+        }
+
         /// A dpkg database for `root` holding only `packages`, each as this machine has it installed
         /// (with an empty file list: dpkg needs only their versions).
         static func makeDpkgDatabase(in root: String, with packages: [String]) throws {
@@ -152,7 +267,9 @@ extension IntegrationTests {
             #expect(unit.contains("ExecStart=/opt/orientd/bin/orientd\n"))
             for file in ["/opt/orientd/bin/orientd", "/opt/orientd/bin/orientctl", "/etc/udev/rules.d/61-orientd.rules",
                          "/opt/orientd/share/man/man1/orientctl.monitor.1.gz", "/opt/orientd/share/zsh/vendor-completions/_orientctl",
-                         "/opt/orientd/share/fish/vendor_completions.d/orientd.fish", "/etc/orientd.conf"] {
+                         "/opt/orientd/share/fish/vendor_completions.d/orientd.fish", "/etc/orientd.conf",
+                         // Where D-Bus and polkit read them: not under the prefix.
+                         "/etc/dbus-1/system.d/orientd-sensor-proxy.conf", Self.polkitAction] {
                 #expect(FileManager.default.fileExists(atPath: destdir + file), "\(file) was not installed")
             }
             let help = try run(executable: destdir + "/opt/orientd/bin/orientd", ["--help"])

@@ -24,6 +24,40 @@ extension IntegrationTests {
             #expect(verify.standardError.isEmpty, "\(verify.standardError)")
         }
 
+        /// The unit takes iio-sensor-proxy's place: it names the bus name it serves (systemd only
+        /// notes it: readiness stays READY=1), starts after the bus's socket, and one of the two
+        /// services stops when the other starts.
+        @Test func theServiceTakesIioSensorProxysPlace() throws {
+            let service = try String(contentsOfFile: Self.root + "/systemd/orientd.service", encoding: .utf8)
+            let lines = Set(service.split(separator: "\n").map(String.init))
+            for line in ["Type=notify", "BusName=net.hadess.SensorProxy", "Conflicts=iio-sensor-proxy.service",
+                         "After=orientd.socket dbus.socket", "RestrictAddressFamilies=AF_UNIX AF_NETLINK AF_INET AF_INET6"] {
+                #expect(lines.contains(line), "orientd.service has no line '\(line)'")
+            }
+        }
+
+        /// udev starts orientd for every sensor it serves, and both units' conditions let it run
+        /// on a machine with only that sensor: the rule's TEST files and the units' globs agree.
+        @Test func theUdevRuleAndTheUnitsConditionsNameTheSameSensors() throws {
+            let rule = try String(contentsOfFile: Self.root + "/udev/61-orientd.rules", encoding: .utf8)
+            let tested = rule.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line -> String? in
+                guard let match = line.firstMatch(of: /^TEST=="([^"]+)", TAG\+="systemd", ENV\{SYSTEMD_WANTS\}\+="orientd.service"$/) else { return nil }
+                return String(match.1)
+            }
+            for sensor in ["in_accel_x_raw", "scan_elements/in_accel_x_en", "in_illuminance_input", "in_illuminance0_input",
+                           "in_illuminance_raw", "in_intensity_clear_raw", "in_proximity_raw"] {
+                #expect(tested.contains(sensor), "61-orientd.rules does not start orientd for \(sensor)")
+            }
+            for unit in ["orientd.service", "orientd.socket"] {
+                let text = try String(contentsOfFile: Self.root + "/systemd/" + unit, encoding: .utf8)
+                let globs = text.split(separator: "\n").compactMap { line -> String? in
+                    line.hasPrefix("ConditionPathExistsGlob=|/sys/bus/iio/devices/iio:device*/")
+                        ? String(line.dropFirst("ConditionPathExistsGlob=|/sys/bus/iio/devices/iio:device*/".count)) : nil
+                }
+                #expect(globs == tested, "\(unit) runs for \(globs), the udev rule starts it for \(tested)")
+            }
+        }
+
         @Test func theServiceIsHardenedToAtMostTwo() throws {
             let security = try run(executable: "/usr/bin/systemd-analyze",
                                    ["security", "--offline=true", Self.root + "/systemd/orientd.service"])
