@@ -24,7 +24,8 @@ struct AmbientLoop: Sendable {
         var nearLevel: Double?
     }
 
-    /// The outcome of a read: lux for a light sensor, the raw value for a proximity sensor.
+    /// The outcome of a read: lux for a light sensor, the raw value for a proximity sensor,
+    /// degrees for a compass.
     enum Reading: Equatable, Sendable {
         case value(Double)
         /// `gone`: the device or its file no longer exists.
@@ -34,7 +35,7 @@ struct AmbientLoop: Sendable {
     enum Action: Equatable, Sendable {
         /// Open a fresh context, find the sensors, then report `discovered`.
         case discover
-        /// Ask both demands whether readings are needed (each goes idle if not), then report `demand`.
+        /// Ask every demand whether readings are needed (each goes idle if not), then report `demand`.
         case checkDemand
         /// Read the sensor, then report `readFinished`.
         case read(AmbientSensorKind)
@@ -75,10 +76,10 @@ struct AmbientLoop: Sendable {
     // MARK: Events
 
     /// What discovery found (nil: no such sensor), and why it refused any sensor it saw.
-    mutating func discovered(light: Found?, proximity: Found?, refusals: [String], at time: Double) {
+    mutating func discovered(light: Found?, proximity: Found?, compass: Found? = nil, refusals: [String], at time: Double) {
         discoveryDue = false
         demandUnknown = true
-        for (kind, found) in [(AmbientSensorKind.light, light), (.proximity, proximity)] {
+        for (kind, found) in [(AmbientSensorKind.light, light), (.proximity, proximity), (.compass, compass)] {
             let old = sensors[kind]
             if let old, let found, old.found.device == found.device, old.found.sysname == found.sysname {
                 // The same device, perhaps with a new near level or interval: keep its state.
@@ -106,9 +107,9 @@ struct AmbientLoop: Sendable {
     }
 
     /// The answer to `checkDemand`: which sensors someone needs read.
-    mutating func demand(light: Bool, proximity: Bool, at time: Double) {
+    mutating func demand(light: Bool, proximity: Bool, compass: Bool = false, at time: Double) {
         demandUnknown = false
-        for (kind, needed) in [(AmbientSensorKind.light, light), (.proximity, proximity)] {
+        for (kind, needed) in [(AmbientSensorKind.light, light), (.proximity, proximity), (.compass, compass)] {
             guard var sensor = sensors[kind] else { continue }
             if needed, !sensor.needed {
                 sensor.nextReadAt = time
@@ -141,6 +142,8 @@ struct AmbientLoop: Sendable {
                 var detector = sensor.detector ?? ProximityDetector(nearLevel: .infinity)
                 event = .proximity(near: detector.update(raw: value))
                 sensor.detector = detector
+            case .compass:
+                event = .compassHeading(value)
             }
             if sensor.reportNext || event != sensor.lastReported { pending.append(.report(event)) }
             sensor.reportNext = false

@@ -2,20 +2,22 @@ import Foundation
 import Logging
 import OrientationCore
 
-/// Finds and reads the ambient light and proximity sensors of one libiio context on a thread of
-/// its own (a libiio context stays on one thread), the way iio-sensor-proxy's iio-poll-als and
-/// iio-poll-proximity drivers do, and reports what it learns through `onEvent`.
+/// Finds and reads the ambient light and proximity sensors and the compass of one libiio context
+/// on a thread of its own (a libiio context stays on one thread), the way iio-sensor-proxy's
+/// iio-poll-als, iio-poll-proximity and iio-buffer-compass drivers do (the compass's heading is
+/// polled from sysfs, not from a buffer), and reports what it learns through `onEvent`.
 ///
 /// The sensors are found at `start` whatever the demand, so their presence is known before anyone
 /// asks for them, and again when udev adds or changes an IIO device (`hotplug`). Each is read only
-/// while its demand holds (`lightDemand`, `proximityDemand`): at once when the demand appears,
-/// then every interval (the light sensor's integration time or 0.8 s; 0.7 s for proximity).
-/// With neither needed the thread sleeps until woken, and reads nothing.
+/// while its demand holds (`lightDemand`, `proximityDemand`, `compassDemand`): at once when the
+/// demand appears, then every interval (the light sensor's integration time or 0.8 s; 0.7 s for
+/// proximity and the compass). With none needed the thread sleeps until woken, and reads nothing.
 ///
 /// Every decision is `AmbientLoop`'s, a pure state machine; this class is the I/O around it.
 public final class AmbientSensorPoller: @unchecked Sendable {
     public let lightDemand = ReadingDemand()
     public let proximityDemand = ReadingDemand()
+    public let compassDemand = ReadingDemand()
 
     private let uri: String
     private let logger: Logger
@@ -34,10 +36,11 @@ public final class AmbientSensorPoller: @unchecked Sendable {
     }
 
     /// Starts the thread and returns once the first discovery is over: the sensors found have
-    /// been reported (`lightAppeared`, `proximityAppeared`) by then.
+    /// been reported (`lightAppeared`, `proximityAppeared`, `compassAppeared`) by then.
     public func start() {
         lightDemand.onDemand { [thread] in thread.wake() }
         proximityDemand.onDemand { [thread] in thread.wake() }
+        compassDemand.onDemand { [thread] in thread.wake() }
         let discovered = DispatchSemaphore(value: 0)
         thread.start(name: "orientd-ambient") { [self] in
             run(announcing: { discovered.signal() })
@@ -75,14 +78,17 @@ public final class AmbientSensorPoller: @unchecked Sendable {
             switch loop.next(at: now) {
             case .discover:
                 found = discover()
-                loop.discovered(light: found.light?.found, proximity: found.proximity?.found,
+                loop.discovered(light: found.light?.found, proximity: found.proximity?.found, compass: found.compass?.found,
                                 refusals: found.refusals, at: MonotonicClock.now())
             case .checkDemand:
-                loop.demand(light: isNeeded(lightDemand, at: now), proximity: isNeeded(proximityDemand, at: now), at: now)
+                loop.demand(light: isNeeded(lightDemand, at: now), proximity: isNeeded(proximityDemand, at: now),
+                            compass: isNeeded(compassDemand, at: now), at: now)
             case .read(.light):
                 loop.readFinished(.light, found.light?.read() ?? .failed(reason: "no light sensor", gone: true), at: MonotonicClock.now())
             case .read(.proximity):
                 loop.readFinished(.proximity, found.proximity?.read() ?? .failed(reason: "no proximity sensor", gone: true), at: MonotonicClock.now())
+            case .read(.compass):
+                loop.readFinished(.compass, found.compass?.read() ?? .failed(reason: "no compass", gone: true), at: MonotonicClock.now())
             case .report(let event):
                 log(event, found: found)
                 onEvent(event)
@@ -136,6 +142,17 @@ public final class AmbientSensorPoller: @unchecked Sendable {
             logger.debug("light level \(formatDecimal(lux)) lux")
         case .proximity(let near):
             logger.debug("proximity: \(near ? "near" : "far")")
+        case .compassAppeared(let device):
+            let how = found.compass.map { sensor in
+                "reading \(CompassChannel.file)"
+                    + (sensor.calibration.offset != 0 ? " + \(formatDecimal(sensor.calibration.offset))" : "")
+                    + " × \(formatDecimal(sensor.calibration.scale)) degrees every \(formatDecimal(CompassChannel.interval)) s while claimed"
+            } ?? ""
+            logger.notice("found the compass \(device): \(how)")
+        case .compassGone(let reason):
+            logger.warning("the compass is gone: \(reason)")
+        case .compassHeading(let degrees):
+            logger.debug("compass heading \(formatDecimal(degrees))°")
         }
     }
 }

@@ -179,11 +179,13 @@ struct ProximitySensor {
     }
 }
 
-/// Finds the first light sensor and the first proximity sensor among the devices of a context.
+/// Finds the first light sensor, the first proximity sensor and the first compass among the
+/// devices of a context.
 enum AmbientDiscovery {
     struct Result {
         var light: LightSensor?
         var proximity: ProximitySensor?
+        var compass: CompassSensor?
         /// Why sensors that were seen are not used.
         var refusals: [String] = []
     }
@@ -202,6 +204,11 @@ enum AmbientDiscovery {
             }
             do {
                 if result.proximity == nil { result.proximity = try ProximitySensor(device) }
+            } catch {
+                result.refusals.append(error.description)
+            }
+            do {
+                if result.compass == nil { result.compass = try CompassSensor(device) }
             } catch {
                 result.refusals.append(error.description)
             }

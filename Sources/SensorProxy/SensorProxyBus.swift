@@ -71,6 +71,13 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
         }
     }
 
+    public func compassChanged(_ compass: ProxyCompass, read: Bool) {
+        loop.perform { [self] in
+            perform(state.handle(.compass(compass)))
+            if read { perform(state.handle(.sensorRead(.compass))) }
+        }
+    }
+
     private func step(_ event: SensorProxyState.Event) {
         loop.perform { [self] in perform(state.handle(event)) }
     }
@@ -119,6 +126,8 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
                 orientd_bus_set_light(bus, light.present, light.level, light.unit)
             case .publishProximity(let proximity):
                 orientd_bus_set_proximity(bus, proximity.present, proximity.near)
+            case .publishCompass(let compass):
+                orientd_bus_set_compass(bus, compass.present, compass.heading)
             }
         }
     }

@@ -73,3 +73,11 @@ public struct ProxyProximity: Equatable, Sendable {
     public var near = false
     public init() {}
 }
+
+/// The compass as iio-sensor-proxy's properties describe it.
+public struct ProxyCompass: Equatable, Sendable {
+    public var present = false
+    /// `CompassHeading`: degrees clockwise from magnetic north; -1 until the compass is read.
+    public var heading = -1.0
+    public init() {}
+}

@@ -20,6 +20,7 @@ public struct SensorProxyState: Sendable {
         case sensorRead(ProxySensor)
         case light(ProxyLight)
         case proximity(ProxyProximity)
+        case compass(ProxyCompass)
         case time(Double)
     }
 
@@ -31,6 +32,7 @@ public struct SensorProxyState: Sendable {
         case publishAccelerometer(ProxyAccelerometer)
         case publishLight(ProxyLight)
         case publishProximity(ProxyProximity)
+        case publishCompass(ProxyCompass)
     }
 
     public static let settleAfter = 2.0
@@ -38,6 +40,7 @@ public struct SensorProxyState: Sendable {
     public private(set) var accelerometer = ProxyAccelerometer()
     public private(set) var light = ProxyLight()
     public private(set) var proximity = ProxyProximity()
+    public private(set) var compass = ProxyCompass()
     public private(set) var claimed: Set<ProxySensor> = []
     /// Claimed sensors read since their claim began: a further claim needs no wait.
     private var current: Set<ProxySensor> = []
@@ -92,6 +95,8 @@ public struct SensorProxyState: Sendable {
             return update(\.light, to: light, publish: Action.publishLight, sensor: .light, present: light.present)
         case .proximity(let proximity):
             return update(\.proximity, to: proximity, publish: Action.publishProximity, sensor: .proximity, present: proximity.present)
+        case .compass(let compass):
+            return update(\.compass, to: compass, publish: Action.publishCompass, sensor: .compass, present: compass.present)
         case .time(let now):
             let due = settleBy.filter { $0.value <= now }.keys.sorted { $0.rawValue < $1.rawValue }
             return due.flatMap { settling($0) }
@@ -103,7 +108,7 @@ public struct SensorProxyState: Sendable {
         case .accelerometer: accelerometer.present
         case .light: light.present
         case .proximity: proximity.present
-        case .compass: false
+        case .compass: compass.present
         }
     }
 
@@ -112,7 +117,7 @@ public struct SensorProxyState: Sendable {
         return [.settle(sensor)]
     }
 
-    /// A new light or proximity state: published when it differs; a sensor that went away
+    /// A new light, proximity or compass state: published when it differs; a sensor that went away
     /// answers the claims waiting for it (with `Has…` false).
     private mutating func update<Value: Equatable>(_ path: WritableKeyPath<SensorProxyState, Value>, to value: Value,
                                                    publish: (Value) -> Action, sensor: ProxySensor, present: Bool) -> [Action] {

@@ -4,13 +4,14 @@ import OrientdProtocol
 import SensorProxy
 
 /// The ambient light and proximity sensors' news, told to the hub (socket subscribers) and to
-/// the D-Bus face. Set up before the poller starts; then called on the poller's thread only.
+/// the D-Bus face; the compass's, to the D-Bus face alone (the socket protocol has no compass). Set up before the poller starts; then called on the poller's thread only.
 final class AmbientNews: @unchecked Sendable {
     private var hub: OrientationHub?
     private var sensorProxy: SensorProxyBus?
     /// What the D-Bus face was last told.
     private var light = ProxyLight()
     private var proximity = ProxyProximity()
+    private var compass = ProxyCompass()
 
     func deliver(to hub: OrientationHub, sensorProxy: SensorProxyBus?) {
         self.hub = hub
@@ -43,6 +44,15 @@ final class AmbientNews: @unchecked Sendable {
             hub?.proximitySensorChanged(device: nil)
             proximity = ProxyProximity()
             sensorProxy?.proximityChanged(proximity, read: false)
+        case .compassAppeared:
+            compass.present = true
+            sensorProxy?.compassChanged(compass, read: false)
+        case .compassHeading(let heading):
+            compass.heading = heading
+            sensorProxy?.compassChanged(compass, read: true)
+        case .compassGone:
+            compass = ProxyCompass()
+            sensorProxy?.compassChanged(compass, read: false)
         }
     }
 }

@@ -155,7 +155,8 @@ struct Orientd: AsyncParsableCommand {
         let events: OutsideEvents
         do {
             events = try openOutsideEvents(settings, demands: [.accelerometer: sensors[0].demand, .light: ambient?.lightDemand,
-                                                               .proximity: ambient?.proximityDemand].compactMapValues { $0 },
+                                                               .proximity: ambient?.proximityDemand,
+                                                               .compass: ambient?.compassDemand].compactMapValues { $0 },
                                            logger: logger)
         } catch {
             await server.close()

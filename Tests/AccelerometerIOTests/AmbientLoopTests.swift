@@ -211,3 +211,49 @@ import Testing
         #expect(loop.next(at: 0) == .sleep(until: .infinity))
     }
 }
+
+/// The compass in the ambient sensor thread: found beside the others, read only while claimed.
+@Suite struct AmbientLoopCompassTests {
+    private let compass = AmbientLoop.Found(device: "iio:device3 (magn_3d)", sysname: "iio:device3", interval: 0.7)
+
+    @Test func theCompassIsFoundAtStartAndReadOnlyWhileClaimed() {
+        var loop = AmbientLoop()
+        #expect(loop.next(at: 0) == .discover)
+        loop.discovered(light: nil, proximity: nil, compass: compass, refusals: [], at: 0)
+        #expect(loop.next(at: 0) == .report(.compassAppeared(device: "iio:device3 (magn_3d)")))
+        #expect(loop.next(at: 0) == .announceStart)
+        #expect(loop.next(at: 0) == .checkDemand)
+        loop.demand(light: true, proximity: true, compass: false, at: 0)
+        #expect(loop.next(at: 0) == .sleep(until: .infinity), "unclaimed: never read")
+        #expect(loop.next(at: 3) == .checkDemand)
+        loop.demand(light: false, proximity: false, compass: true, at: 3)
+        #expect(loop.next(at: 3) == .read(.compass), "read at once when claimed")
+        loop.readFinished(.compass, .value(123.5), at: 3)
+        #expect(loop.next(at: 3) == .report(.compassHeading(123.5)))
+        #expect(loop.next(at: 3) == .sleep(until: 3.7))
+        #expect(loop.next(at: 3.7) == .checkDemand)
+        loop.demand(light: false, proximity: false, compass: true, at: 3.7)
+        #expect(loop.next(at: 3.7) == .read(.compass))
+        loop.readFinished(.compass, .value(123.5), at: 3.7)
+        #expect(loop.next(at: 3.7) == .sleep(until: 4.4), "an unchanged heading is not reported again")
+        #expect(loop.next(at: 4.4) == .checkDemand)
+        loop.demand(light: false, proximity: false, compass: true, at: 4.4)
+        #expect(loop.next(at: 4.4) == .read(.compass))
+        loop.readFinished(.compass, .failed(reason: "a heading of 400 degrees is not between 0 and 360", gone: false), at: 4.4)
+        #expect(loop.next(at: 4.4) == .warn("a heading of 400 degrees is not between 0 and 360"), "an implausible heading is logged, not reported")
+        #expect(loop.next(at: 4.4) == .sleep(until: 4.4 + 0.7), "on its grid after a failure too")
+        #expect(loop.next(at: 5.1) == .checkDemand)
+        loop.demand(light: false, proximity: false, compass: false, at: 5.1)
+        #expect(loop.next(at: 5.1) == .sleep(until: .infinity), "released: nothing more is read")
+    }
+
+    @Test func aRemovedCompassIsGone() {
+        var loop = AmbientLoop()
+        _ = loop.next(at: 0)
+        loop.discovered(light: nil, proximity: nil, compass: compass, refusals: [], at: 0)
+        #expect(loop.next(at: 0) == .report(.compassAppeared(device: "iio:device3 (magn_3d)")))
+        #expect(loop.next(at: 0) == .announceStart)
+        loop.hotplug(HotplugEvent(action: .remove, sysname: "iio:device3"), at: 1)
+        #expect(loop.next(at: 1) == .report(.compassGone(reason: "iio:device3 was removed")))
+    }
+}

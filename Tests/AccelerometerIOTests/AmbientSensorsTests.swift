@@ -162,3 +162,77 @@ private final class FakeDevice: DeviceFiles {
         #expect(found.refusals.first?.contains("iio:device3 (prox) but no PROXIMITY_NEAR_LEVEL") == true)
     }
 }
+
+/// A magnetometer's tilt-compensated heading channel (HID sensor hubs' magn_3d) as a compass.
+@Suite struct CompassSensorTests {
+    private func magnetometer(_ files: [String: String]) -> FakeDevice {
+        FakeDevice(3, name: "magn_3d", files: [
+            "in_magn_x_raw": "100\n", "in_magn_y_raw": "-20\n", "in_magn_z_raw": "3\n", "in_magn_scale": "0.001\n",
+        ].merging(files) { $1 })
+    }
+
+    @Test func theHeadingIsTheRawValueTimesTheChannelsScaleThenTheSharedOne() throws {
+        let device = magnetometer(["in_rot_from_north_magnetic_tilt_comp_raw": "12350\n", "in_rot_scale": "0.01\n"])
+        let compass = try #require(try CompassSensor(device))
+        #expect(compass.read() == .value(123.5))
+        #expect(compass.found == AmbientLoop.Found(device: "iio:device3 (magn_3d)", sysname: "iio:device3", interval: 0.7))
+        device.files["in_rot_from_north_magnetic_tilt_comp_scale"] = "0.001\n"
+        #expect(try CompassSensor(device)?.read() == .value(12.35), "the channel's own scale comes first")
+    }
+
+    @Test func aMissingOrZeroScaleCountsAsOneAndAnOffsetIsAddedFirst() throws {
+        let device = magnetometer(["in_rot_from_north_magnetic_tilt_comp_raw": "271\n"])
+        #expect(try CompassSensor(device)?.read() == .value(271))
+        device.files["in_rot_scale"] = "0\n"
+        #expect(try CompassSensor(device)?.read() == .value(271))
+        device.files["in_rot_offset"] = "-1\n"
+        #expect(try CompassSensor(device)?.read() == .value(270))
+    }
+
+    @Test func anUnusableScaleRefusesTheCompassSayingWhichFileAndWhy() {
+        let device = magnetometer(["in_rot_from_north_magnetic_tilt_comp_raw": "10\n", "in_rot_scale": "-0.01\n"])
+        #expect(throws: AmbientRefusal(description: "refusing the compass iio:device3 (magn_3d): its in_rot_scale is '-0.01', "
+            + "negative: a scale must be positive; orientd will not guess a heading: the kernel driver reporting it must be fixed")) {
+            try CompassSensor(device)
+        }
+        let found = AmbientDiscovery.discover([device])
+        #expect(found.compass == nil && found.refusals.count == 1)
+    }
+
+    @Test func headingsOutsideACircleAndGarbageAreFailedReadsWithAReason() throws {
+        let device = magnetometer(["in_rot_from_north_magnetic_tilt_comp_raw": "36000\n", "in_rot_scale": "0.01\n"])
+        let compass = try #require(try CompassSensor(device))
+        #expect(compass.read() == .failed(reason: "the compass iio:device3 (magn_3d): in_rot_from_north_magnetic_tilt_comp_raw reads 36000: "
+            + "a heading of 360 degrees is not between 0 and 360", gone: false))
+        device.files["in_rot_from_north_magnetic_tilt_comp_raw"] = "-5\n"
+        guard case .failed(_, gone: false) = compass.read() else {
+            Issue.record("a negative heading was taken")
+            return
+        }
+        device.files["in_rot_from_north_magnetic_tilt_comp_raw"] = "north\n"
+        #expect(compass.read() == .failed(reason: "in_rot_from_north_magnetic_tilt_comp_raw of iio:device3 (magn_3d) holds 'north', not a number",
+                                          gone: false))
+        device.files["in_rot_from_north_magnetic_tilt_comp_raw"] = "0\n"
+        #expect(compass.read() == .value(0))
+        device.files = [:]
+        guard case .failed(_, gone: true) = compass.read() else {
+            Issue.record("a vanished heading file was not a gone compass")
+            return
+        }
+    }
+
+    @Test func discoveryFindsTheCompassBesideTheOthersButNeverInAnAccelerometer() {
+        var confused = [
+            "in_accel_x_raw": "0\n", "in_accel_y_raw": "-256\n", "in_accel_z_raw": "0\n",
+            "in_rot_from_north_magnetic_tilt_comp_raw": "90\n",
+        ]
+        #expect(AmbientDiscovery.discover([FakeDevice(0, name: "accel_3d", files: confused)]).compass == nil)
+        confused["in_accel_z_raw"] = nil
+        let light = FakeDevice(1, name: "als", files: ["in_illuminance_input": "10\n"])
+        let found = AmbientDiscovery.discover([light, FakeDevice(2, name: "not_accel", files: confused),
+                                               magnetometer(["in_rot_from_north_magnetic_tilt_comp_raw": "1\n"])])
+        #expect(found.compass?.found.device == "iio:device2 (not_accel)", "the first device with the channel")
+        #expect(found.light?.found.device == "iio:device1 (als)")
+        #expect(found.refusals.isEmpty)
+    }
+}

@@ -135,3 +135,34 @@ import Testing
         #expect(ProximityDetector.problem(withRaw: .nan) != nil)
     }
 }
+
+@Suite struct CompassCalibrationTests {
+    @Test func aHeadingIsTheRawValuePlusTheOffsetTimesTheScale() {
+        #expect(CompassCalibration(scale: 0.01).heading(fromRaw: 12350) == 123.5)
+        #expect(CompassCalibration(scale: 0.1, offset: -10).heading(fromRaw: 100) == 9)
+        #expect(CompassCalibration().heading(fromRaw: 271) == 271)
+    }
+
+    @Test func aMissingOrZeroScaleIsOneAndGarbageIsRefused() throws {
+        #expect(try CompassCalibration.scale(fromText: nil) == 1)
+        #expect(try CompassCalibration.scale(fromText: "0\n") == 1)
+        #expect(try CompassCalibration.scale(fromText: "0.000010\n") == 0.00001)
+        #expect(throws: CalibrationValueError(text: "degrees", reason: "not a number")) { try CompassCalibration.scale(fromText: "degrees\n") }
+        #expect(try CompassCalibration.offset(fromText: nil) == 0)
+        #expect(throws: CalibrationValueError.self) { try CompassCalibration.offset(fromText: "1e12") }
+    }
+
+    @Test func onlyAHeadingFromZeroToBelow360IsPlausible() {
+        for heading in [0, 0.001, 123.5, 359.99] { #expect(CompassCalibration.problem(withHeading: heading) == nil, "\(heading)") }
+        #expect(CompassCalibration.problem(withHeading: 360) == "a heading of 360 degrees is not between 0 and 360")
+        #expect(CompassCalibration.problem(withHeading: -0.5) == "a heading of -0.5 degrees is not between 0 and 360")
+        #expect(CompassCalibration.problem(withHeading: .nan) != nil)
+        #expect(CompassCalibration.problem(withHeading: .infinity) != nil)
+    }
+
+    @Test func theChannelIsIioSensorProxysWithItsOwnScaleBeforeTheSharedOne() {
+        #expect(CompassChannel.file == "in_rot_from_north_magnetic_tilt_comp_raw")
+        #expect(CompassChannel.scaleFiles == ["in_rot_from_north_magnetic_tilt_comp_scale", "in_rot_scale"])
+        #expect(CompassChannel.interval == 0.7)
+    }
+}
