@@ -83,8 +83,15 @@ extension IntegrationTests {
             let keys = defaults.standardOutput.split(separator: "\n")
                 .map { $0.trimmingCharacters(in: .whitespaces) }
                 .compactMap { $0.wholeMatch(of: /#?([a-z][a-z-]*): (.+)/).map { (String($0.1), String($0.2)) } }
-            #expect(keys.count == 28)
+            #expect(keys.count == 30)
             for (name, current) in keys {
+                // On/off keys are --name and --no-name: each turns its key the other way.
+                if current == "true" || current == "false" {
+                    let (flag, value) = current == "false" ? ("--\(name)", "true") : ("--no-\(name)", "false")
+                    let result = try run("orientd", ["--config", config, "--print-config", flag])
+                    #expect(result.status == 0 && result.standardOutput.contains("\n\(name): \(value)\n"), "\(flag): \(result.standardError)")
+                    continue
+                }
                 let value = values[name] ?? String(Int(Double(current)!.rounded(.down)) + 1)
                 let flagValue = value.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
                 let result = try run("orientd", ["--config", config, "--print-config", "--\(name)", flagValue])
