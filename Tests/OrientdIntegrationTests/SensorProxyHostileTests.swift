@@ -120,7 +120,8 @@ extension IntegrationTests {
             #expect(result.standardOutput == "done\n", "\(result.standardError)")
             #expect(daemon.process.isRunning)
             #expect(waitUntil(timeout: 10, every: 0.2) { (try? PowerTests.isReading(daemon)) == false }, "every vanished claimer must be released")
-            #expect(openDescriptors() == descriptorsBefore)
+            // The last client's socket may still be closing.
+            #expect(waitUntil(timeout: 5) { openDescriptors() <= descriptorsBefore }, "\(descriptorsBefore) descriptors before, \(openDescriptors()) after")
             #expect(daemon.residentKiB - memoryBefore < 2048, "resident memory grew from \(memoryBefore) KiB to \(daemon.residentKiB) KiB")
         }
 

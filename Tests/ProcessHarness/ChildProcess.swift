@@ -50,11 +50,13 @@ public final class ChildProcess: @unchecked Sendable {
         waitUntil(timeout: timeout) { output.count >= count }
     }
 
-    /// SIGTERM, then SIGKILL if it has not ended within two seconds.
+    /// SIGTERM, then SIGKILL if it has not ended within half a second. Children inherit the
+    /// test runner's signal mask, which blocks SIGTERM: a program that does not unblock it
+    /// (dbus-daemon, GLib's) never sees it.
     public func stop() {
         if process.isRunning {
             process.terminate()
-            if !waitUntil(timeout: 2, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
+            if !waitUntil(timeout: 0.5, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
         }
         process.waitUntilExit()
     }
