@@ -67,6 +67,12 @@ final class SensorProxyBench {
         try run(executable: "/usr/bin/env", unprivileged(["busctl", "--system"] + arguments), environment: environment)
     }
 
+    /// `dbus-send --system --print-reply …` on the bench's bus, as nobody: a refusal names its
+    /// error, and whose it is (the bus's "Rejected send message", or orientd's).
+    func dbusSend(_ arguments: [String]) throws -> Finished {
+        try run(executable: "/usr/bin/env", unprivileged(["dbus-send", "--system", "--print-reply"] + arguments), environment: environment)
+    }
+
     /// A property of /net/hadess/SensorProxy as busctl prints it (`s "normal"`, `b true`).
     func property(_ name: String) -> String? {
         guard let finished = try? busctl(["get-property", "net.hadess.SensorProxy", "/net/hadess/SensorProxy", "net.hadess.SensorProxy", name]),
