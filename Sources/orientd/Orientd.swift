@@ -24,7 +24,9 @@ struct Orientd: AsyncParsableCommand {
             device orientation (portrait, portraitUpsideDown, landscapeLeft, landscapeRight, faceUp, \
             faceDown, unknown) without flapping, and publishes it on a Unix socket, one JSON object \
             per line (see docs/protocol.md). Query it with 'orientctl get'; follow it with \
-            'orientctl monitor'.
+            'orientctl monitor'. With --sensor-proxy it also serves iio-sensor-proxy's D-Bus \
+            interface (net.hadess.SensorProxy: orientation, ambient light, proximity, compass), \
+            so GNOME, KDE and phosh use it unchanged.
             """,
         version: version)
 
