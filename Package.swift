@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(name: "OrientdProtocolTests", dependencies: ["OrientdProtocol"]),
         // The hub in process: connections through NIO's EmbeddedChannel, no sockets, no sensor.
         .testTarget(name: "OrientdHubTests", dependencies: [
-            "OrientdHub", "OrientdProtocol", "OrientationCore",
+            "OrientdHub", "OrientdProtocol", "OrientationCore", "ProcessHarness",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOCore", package: "swift-nio"),

@@ -23,8 +23,7 @@ public final class AmbientSensorPoller: @unchecked Sendable {
     private let logger: Logger
     private let onEvent: @Sendable (AmbientEvent) -> Void
     private let thread = FeedThread()
-    private let inbox = NSLock()
-    private var hotplugEvents: [HotplugEvent] = []
+    private let hotplugEvents = HotplugInbox()
 
     /// - Parameters:
     ///   - uri: the libiio context ("local:", "ip:host").
@@ -53,17 +52,8 @@ public final class AmbientSensorPoller: @unchecked Sendable {
 
     /// What udev says happened to an IIO device; called from any thread.
     public func hotplug(_ event: HotplugEvent) {
-        inbox.lock()
-        hotplugEvents.append(event)
-        inbox.unlock()
+        hotplugEvents.post(event)
         thread.wake()
-    }
-
-    private func takeHotplugEvents() -> [HotplugEvent] {
-        inbox.lock()
-        defer { inbox.unlock() }
-        defer { hotplugEvents = [] }
-        return hotplugEvents
     }
 
     /// The thread's loop: does what `AmbientLoop` decides, one action at a time, and tells it what
@@ -73,7 +63,7 @@ public final class AmbientSensorPoller: @unchecked Sendable {
         var found = AmbientDiscovery.Result()
         var startAnnounced = false
         while !thread.shouldStop {
-            for event in takeHotplugEvents() { loop.hotplug(event, at: MonotonicClock.now()) }
+            for event in hotplugEvents.take() { loop.hotplug(event, at: MonotonicClock.now()) }
             let now = MonotonicClock.now()
             switch loop.next(at: now) {
             case .discover:

@@ -60,6 +60,39 @@ extension DeviceFiles {
         }
         return .value(value)
     }
+
+    /// What a sensor reports from the number in `file` on every poll: `convert`'s value (lux,
+    /// degrees), or why there is none: the read failed, or `convert` found the value impossible
+    /// (said after `sensor`, "the compass", and the device; the sensor is not gone for that).
+    func readValue(_ file: String, of sensor: String, _ convert: (Double) -> (value: Double, problem: String?)) -> AmbientLoop.Reading {
+        switch readNumber(file) {
+        case .value(let number):
+            let (value, problem) = convert(number)
+            if let problem { return .failed(reason: "\(sensor) \(device): \(problem)", gone: false) }
+            return .value(value)
+        case let failed:
+            return failed
+        }
+    }
+
+    /// A calibration value from its file's text (nil: no file, so `parse`'s default); refuses
+    /// `sensor` ("the compass") when the file cannot be read or holds an unusable value: orientd
+    /// will not guess `quantity` ("a heading").
+    func calibrationValue(_ file: String?, of sensor: String, guessing quantity: String,
+                          _ parse: (String?) throws(CalibrationValueError) -> Double) throws(AmbientRefusal) -> Double {
+        let problem: String
+        do {
+            return try parse(try file.flatMap(read))
+        } catch let error as IIOError {
+            problem = "cannot be read (\(error))"
+        } catch let error as CalibrationValueError {
+            problem = "is '\(error.text)', \(error.reason)"
+        } catch {
+            problem = "\(error)"
+        }
+        throw AmbientRefusal(description: "refusing \(sensor) \(device): its \(file ?? "") \(problem); "
+            + "orientd will not guess \(quantity): the kernel driver reporting it must be fixed")
+    }
 }
 
 /// The text without the blanks around it (sysfs ends values with a newline).
@@ -85,20 +118,8 @@ struct LightSensor {
     /// no light channel, or is an accelerometer. Throws when its calibration cannot be used.
     init?(_ files: any DeviceFiles) throws(AmbientRefusal) {
         guard !files.isAccelerometer, let channel = LightChannel(choosingFrom: files.exists) else { return nil }
-        /// A calibration value, from its file if there is one; refuses the sensor if it is unusable.
         func value(_ file: String?, _ parse: (String?) throws(CalibrationValueError) -> Double) throws(AmbientRefusal) -> Double {
-            let problem: String
-            do {
-                return try parse(try file.flatMap(files.read))
-            } catch let error as IIOError {
-                problem = "cannot be read (\(error))"
-            } catch let error as CalibrationValueError {
-                problem = "is '\(error.text)', \(error.reason)"
-            } catch {
-                problem = "\(error)"
-            }
-            throw AmbientRefusal(description: "refusing the light sensor \(files.device): its \(file ?? "") \(problem); "
-                + "orientd will not guess a light level: the kernel driver reporting it must be fixed")
+            try files.calibrationValue(file, of: "the light sensor", guessing: "a light level", parse)
         }
         calibration = LightCalibration(scale: try value(channel.scaleFile, LightCalibration.scale(fromText:)),
                                        offset: try value(channel.offsetFile, LightCalibration.offset(fromText:)))
@@ -114,15 +135,9 @@ struct LightSensor {
 
     /// The level in lux, or why there is none.
     func read() -> AmbientLoop.Reading {
-        switch files.readNumber(channel.file) {
-        case .value(let value):
+        files.readValue(channel.file, of: "the light sensor") { value in
             let lux = calibration.lux(fromValue: value)
-            if let problem = LightCalibration.problem(withLevel: lux) {
-                return .failed(reason: "the light sensor \(files.device): \(problem)", gone: false)
-            }
-            return .value(lux)
-        case let failed:
-            return failed
+            return (lux, LightCalibration.problem(withLevel: lux))
         }
     }
 }
@@ -167,14 +182,8 @@ struct ProximitySensor {
 
     /// The raw value, or why there is none.
     func read() -> AmbientLoop.Reading {
-        switch files.readNumber(file) {
-        case .value(let raw):
-            if let problem = ProximityDetector.problem(withRaw: raw) {
-                return .failed(reason: "the proximity sensor \(files.device): \(file) \(problem)", gone: false)
-            }
-            return .value(raw)
-        case let failed:
-            return failed
+        files.readValue(file, of: "the proximity sensor") { raw in
+            (raw, ProximityDetector.problem(withRaw: raw).map { "\(file) \($0)" })
         }
     }
 }

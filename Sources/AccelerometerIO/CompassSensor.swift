@@ -13,18 +13,7 @@ struct CompassSensor {
         /// compass if it is unusable.
         func value(_ candidates: [String], absent: Double, _ parse: (String?) throws(CalibrationValueError) -> Double) throws(AmbientRefusal) -> Double {
             guard let file = candidates.first(where: files.exists) else { return absent }
-            let problem: String
-            do {
-                return try parse(try files.read(file))
-            } catch let error as IIOError {
-                problem = "cannot be read (\(error))"
-            } catch let error as CalibrationValueError {
-                problem = "is '\(error.text)', \(error.reason)"
-            } catch {
-                problem = "\(error)"
-            }
-            throw AmbientRefusal(description: "refusing the compass \(files.device): its \(file) \(problem); "
-                + "orientd will not guess a heading: the kernel driver reporting it must be fixed")
+            return try files.calibrationValue(file, of: "the compass", guessing: "a heading", parse)
         }
         calibration = CompassCalibration(scale: try value(CompassChannel.scaleFiles, absent: 1, CompassCalibration.scale(fromText:)),
                                          offset: try value(CompassChannel.offsetFiles, absent: 0, CompassCalibration.offset(fromText:)))
@@ -37,15 +26,9 @@ struct CompassSensor {
 
     /// The heading in degrees, or why there is none.
     func read() -> AmbientLoop.Reading {
-        switch files.readNumber(CompassChannel.file) {
-        case .value(let raw):
+        files.readValue(CompassChannel.file, of: "the compass") { raw in
             let heading = calibration.heading(fromRaw: raw)
-            if let problem = CompassCalibration.problem(withHeading: heading) {
-                return .failed(reason: "the compass \(files.device): \(CompassChannel.file) reads \(formatDecimal(raw)): \(problem)", gone: false)
-            }
-            return .value(heading)
-        case let failed:
-            return failed
+            return (heading, CompassCalibration.problem(withHeading: heading).map { "\(CompassChannel.file) reads \(formatDecimal(raw)): \($0)" })
         }
     }
 }

@@ -40,8 +40,7 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
     private let demand: ReadingDemand?
     private let heartbeat: Heartbeat?
     private let thread = FeedThread()
-    private let inbox = NSLock()
-    private var hotplugEvents: [HotplugEvent] = []
+    private let hotplugEvents = HotplugInbox()
 
     /// - Parameters:
     ///   - rate: polls per second.
@@ -75,17 +74,8 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
 
     /// What udev says happened to an IIO device; called from any thread.
     public func hotplug(_ event: HotplugEvent) {
-        inbox.lock()
-        hotplugEvents.append(event)
-        inbox.unlock()
+        hotplugEvents.post(event)
         thread.wake()
-    }
-
-    private func takeHotplugEvents() -> [HotplugEvent] {
-        inbox.lock()
-        defer { inbox.unlock() }
-        defer { hotplugEvents = [] }
-        return hotplugEvents
     }
 
     /// The thread's loop: does what `SensorLoop` decides, one action at a time, and tells it what
@@ -99,7 +89,7 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
         var capture = CaptureSchedule(for: [])
 
         while !thread.shouldStop {
-            for event in takeHotplugEvents() { loop.hotplug(event, at: MonotonicClock.now()) }
+            for event in hotplugEvents.take() { loop.hotplug(event, at: MonotonicClock.now()) }
             let now = MonotonicClock.now()
             switch loop.next(at: now) {
             case .beat:
@@ -211,6 +201,26 @@ public struct HotplugEvent: Sendable, Equatable {
     public init(action: Action, sysname: String) {
         self.action = action
         self.sysname = sysname
+    }
+}
+
+/// The udev events said to a poller from any thread, kept until its own thread takes them.
+final class HotplugInbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [HotplugEvent] = []
+
+    func post(_ event: HotplugEvent) {
+        lock.lock()
+        events.append(event)
+        lock.unlock()
+    }
+
+    /// The events posted since the last call, oldest first.
+    func take() -> [HotplugEvent] {
+        lock.lock()
+        defer { lock.unlock() }
+        defer { events = [] }
+        return events
     }
 }
 

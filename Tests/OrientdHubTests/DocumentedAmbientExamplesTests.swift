@@ -1,43 +1,20 @@
-import Foundation
 import OrientationCore
 import OrientdProtocol
+import ProcessHarness
 import Testing
 @testable import OrientdHub
 
 /// The ambient sensors' examples of docs/protocol.md (its `session ambient` blocks), replayed
 /// against the hub in process with the test playing the sensors.
 @Suite struct DocumentedAmbientExamplesTests {
-    struct Session: CustomTestStringConvertible, Sendable {
-        let number: Int
-        let lines: [String]
-        var testDescription: String { "ambient example \(number): \(lines.first { $0.hasPrefix("→") } ?? "")" }
-    }
-
-    static let sessions: [Session] = {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../docs/protocol.md").standardized.path
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
-        var sessions: [Session] = []
-        var current: [String]?
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            if line == "```session ambient" {
-                current = []
-            } else if line == "```", let lines = current {
-                sessions.append(Session(number: sessions.count + 1, lines: lines))
-                current = nil
-            } else if current != nil {
-                current!.append(line)
-            }
-        }
-        return sessions
-    }()
+    static let sessions = DocumentedSession.inProtocolDocument(fencedAs: "session ambient")
 
     @Test func theDocumentHasAmbientExamples() {
         #expect(Self.sessions.count >= 2)
     }
 
     @Test("docs/protocol.md ambient examples", arguments: sessions)
-    func documentedExample(session: Session) throws {
+    func documentedExample(session: DocumentedSession) throws {
         let harness = HubHarness()
         // Nobody needed the ambient sensors before: they sleep until a reading comes.
         harness.lightDemand.isReading = false

@@ -9,31 +9,7 @@ import Testing
 
 extension IntegrationTests {
     @Suite struct ProtocolTests {
-        /// One example session from docs/protocol.md.
-        struct Session: CustomTestStringConvertible, Sendable {
-            let number: Int
-            let lines: [String]
-            var testDescription: String { "example \(number): \(lines.first { $0.hasPrefix("→") } ?? "")" }
-        }
-
-        static let documentedSessions: [Session] = {
-            let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .appendingPathComponent("../../docs/protocol.md").standardized.path
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
-            var sessions: [Session] = []
-            var current: [String]?
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-                if line == "```session" {
-                    current = []
-                } else if line == "```", let lines = current {
-                    sessions.append(Session(number: sessions.count + 1, lines: lines))
-                    current = nil
-                } else if current != nil {
-                    current!.append(line)
-                }
-            }
-            return sessions
-        }()
+        static let documentedSessions = DocumentedSession.inProtocolDocument(fencedAs: "session")
 
         @Test func theDocumentHasExamples() {
             #expect(Self.documentedSessions.count >= 7)
@@ -41,7 +17,7 @@ extension IntegrationTests {
 
         /// Replays a documented session against the real daemon, line by line.
         @Test("docs/protocol.md examples", arguments: documentedSessions)
-        func documentedExample(session: Session) throws {
+        func documentedExample(session: DocumentedSession) throws {
             let first = session.lines.first ?? ""
             let sensor: EmulatedAccelerometer
             if let pose = Self.pose(after: "# the convertible is ", in: first) {
