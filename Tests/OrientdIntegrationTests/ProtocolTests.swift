@@ -178,23 +178,19 @@ extension IntegrationTests {
             let growthKiB = daemon.residentKiB - memoryBefore
             #expect(growthKiB < 10 * 1024, "daemon grew by \(growthKiB) KiB")
 
-            // The slow client reads at last: the last orientation event it gets is the latest.
-            var lastOrientation: String?
-            var lastPrevious: String?
-            var orientationEvents = 0
+            // The slow client reads at last: its events chain from what it was last told
+            // (portrait) to the latest, never repeating a stale one. Its socket was full through
+            // the turns, so they are coalesced; how many got through before it filled depends on
+            // the machine's load.
+            var told = ["portrait"]
             let deadline = Date().addingTimeInterval(20)
-            while Date() < deadline, lastOrientation != "faceUp", let message = try slow.readJSON() {
-                if message["event"] == .string("deviceOrientationDidChange") {
-                    lastOrientation = message["orientation"]?.stringValue
-                    lastPrevious = message["previous"]?.stringValue
-                    orientationEvents += 1
-                }
+            while Date() < deadline, told.last != "faceUp", let message = try slow.readJSON() {
+                guard message["event"] == .string("deviceOrientationDidChange") else { continue }
+                #expect(message["previous"]?.stringValue == told.last, "events so far: \(told)")
+                told.append(message["orientation"]?.stringValue ?? "")
             }
-            // Its socket was full through all four turns: they were coalesced into one event that
-            // goes from what it was last told (portrait) to the latest.
-            #expect(lastOrientation == "faceUp")
-            #expect(lastPrevious == "portrait")
-            #expect(orientationEvents == 1)
+            #expect(told.last == "faceUp")
+            #expect(told.count - 1 <= turns.count, "more events than turns: \(told)")
         }
     }
 }
