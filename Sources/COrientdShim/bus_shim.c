@@ -15,25 +15,35 @@
 #define POLKIT_ACTION "net.hadess.SensorProxy.claim-sensor"
 #define SENSORS 4
 /// A client that sends claims faster than the sensor starts is answered at once past this many
-/// held claims; one that floods polkit checks is refused past this many in flight.
+/// held claims (a sensor's). Past MAX_CLAIMERS clients claiming at once, or past the polkit checks
+/// in flight (in all, and of one client), a claim is refused with LimitsExceeded: no local user can
+/// make orientd hold more, nor make the bus refuse orientd's own calls to polkit.
 #define MAX_HELD_CLAIMS 256
-#define MAX_AUTHORIZATIONS 256
+#define MAX_CLAIMERS 512
+#define MAX_AUTHORIZATIONS 64
+#define MAX_AUTHORIZATIONS_PER_CLIENT 2
 
-struct sensor_claims {
+/// A client that claims one sensor or more: its unique bus name and a bit per sensor.
+struct claimer {
+    char *name;
+    unsigned sensors;
+};
+
+/// A Claim or Release waiting for polkit's answer.
+struct authorization {
     struct orientd_bus *bus;
-    int sensor;
-    /// Who claims the sensor; made on the first claim and dropped when it empties, because an
-    /// empty track is put on sd-bus's dispatch queue at once and would call its handler forever.
-    sd_bus_track *track;
-    sd_bus_message *held[MAX_HELD_CLAIMS];
-    unsigned held_count;
+    sd_bus_message *call;
+    /// The client left the bus meanwhile: its answer is dropped, nothing is claimed for it.
+    bool vanished;
+    struct authorization *next, *previous;
 };
 
 struct orientd_bus {
     sd_bus *bus;
     orientd_bus_callbacks callbacks;
     bool check_polkit;
-    unsigned authorizations;
+    struct authorization *authorizations;
+    unsigned authorization_count;
 
     int has_accelerometer;
     char orientation[16];
@@ -46,7 +56,15 @@ struct orientd_bus {
     int has_compass;
     double heading;
 
-    struct sensor_claims claims[SENSORS];
+    /// Who claims what. Kept here rather than in an sd_bus_track per sensor: a track adds a
+    /// match rule on the bus per client and sensor, and the bus's limit on match rules (512 a
+    /// connection) would let a few hundred claims from any user make the bus drop orientd. One
+    /// match, on every client leaving the bus, serves them all.
+    struct claimer claimers[MAX_CLAIMERS];
+    unsigned claimer_count;
+    unsigned claims[SENSORS];
+    sd_bus_message *held[SENSORS][MAX_HELD_CLAIMS];
+    unsigned held_count[SENSORS];
 };
 
 static void copy_text(char *to, size_t length, const char *from)
@@ -97,49 +115,65 @@ static int sensor_of(const char *member)
     return ORIENTD_BUS_COMPASS;
 }
 
-static int on_claims_empty(sd_bus_track *track, void *userdata)
+static int find_claimer(const struct orientd_bus *b, const char *name)
 {
-    struct sensor_claims *claims = userdata;
-    // A client that released before its claim was answered still gets its answer.
-    orientd_bus_settle(claims->bus, claims->sensor);
-    sd_bus_track_unref(track);
-    claims->track = NULL;
-    claims->bus->callbacks.demand_changed(claims->bus->callbacks.context, claims->sensor, false);
-    return 1;
+    for (unsigned i = 0; name && i < b->claimer_count; i++)
+        if (!strcmp(b->claimers[i].name, name)) return (int)i;
+    return -1;
+}
+
+static bool holds_claim(const struct orientd_bus *b, const char *name, int sensor)
+{
+    int i = find_claimer(b, name);
+    return i >= 0 && (b->claimers[i].sensors & (1u << sensor));
+}
+
+/// Takes claimer i's claim of `sensor`; the last claim of a sensor lets it go (and answers the
+/// claims still held for it: a client that released before its answer still gets one).
+static void drop_claim(struct orientd_bus *b, unsigned i, int sensor)
+{
+    struct claimer *claimer = &b->claimers[i];
+    if (!(claimer->sensors & (1u << sensor))) return;
+    claimer->sensors &= ~(1u << sensor);
+    if (--b->claims[sensor] == 0) {
+        orientd_bus_settle(b, sensor);
+        b->callbacks.demand_changed(b->callbacks.context, sensor, false);
+    }
+    if (claimer->sensors == 0) {
+        free(claimer->name);
+        b->claimers[i] = b->claimers[--b->claimer_count];
+    }
 }
 
 static int claim(struct orientd_bus *b, sd_bus_message *m, int sensor)
 {
-    struct sensor_claims *claims = &b->claims[sensor];
-    int r;
-    if (!claims->track) {
-        r = sd_bus_track_new(b->bus, &claims->track, on_claims_empty, claims);
-        if (r < 0) return r;
+    const char *sender = sd_bus_message_get_sender(m);
+    if (!sender) return -EINVAL;
+    int i = find_claimer(b, sender);
+    if (i < 0) {
+        if (b->claimer_count == MAX_CLAIMERS)
+            return sd_bus_reply_method_errorf(m, SD_BUS_ERROR_LIMITS_EXCEEDED, "Too many clients claim sensors; try again later");
+        char *name = strdup(sender);
+        if (!name) return -ENOMEM;
+        i = (int)b->claimer_count++;
+        b->claimers[i] = (struct claimer){ .name = name, .sensors = 0 };
     }
-    bool first = sd_bus_track_count(claims->track) == 0;
-    r = sd_bus_track_add_sender(claims->track, m);
-    if (r < 0) {
-        if (first) {
-            sd_bus_track_unref(claims->track);
-            claims->track = NULL;
-        }
-        return r;
+    // A second claim by the same client changes nothing.
+    if (!(b->claimers[i].sensors & (1u << sensor))) {
+        b->claimers[i].sensors |= 1u << sensor;
+        if (b->claims[sensor]++ == 0) b->callbacks.demand_changed(b->callbacks.context, sensor, true);
     }
-    if (first) b->callbacks.demand_changed(b->callbacks.context, sensor, true);
-    if (claims->held_count == MAX_HELD_CLAIMS || b->callbacks.claim_is_current(b->callbacks.context, sensor))
+    if (b->held_count[sensor] == MAX_HELD_CLAIMS || b->callbacks.claim_is_current(b->callbacks.context, sensor))
         return sd_bus_reply_method_return(m, NULL);
-    claims->held[claims->held_count++] = sd_bus_message_ref(m);
+    b->held[sensor][b->held_count[sensor]++] = sd_bus_message_ref(m);
     return 1;
 }
 
 static int release(struct orientd_bus *b, sd_bus_message *m, int sensor)
 {
-    struct sensor_claims *claims = &b->claims[sensor];
-    // Releasing what one did not claim changes nothing; an emptied track calls on_claims_empty.
-    if (claims->track) {
-        int r = sd_bus_track_remove_sender(claims->track, m);
-        if (r < 0 && r != -EUNATCH) return r;
-    }
+    // Releasing what one did not claim changes nothing.
+    int i = find_claimer(b, sd_bus_message_get_sender(m));
+    if (i >= 0) drop_claim(b, (unsigned)i, sensor);
     return sd_bus_reply_method_return(m, NULL);
 }
 
@@ -151,12 +185,33 @@ static int claim_or_release(struct orientd_bus *b, sd_bus_message *m)
     return r < 0 ? sd_bus_reply_method_errno(m, r, NULL) : r;
 }
 
+/// A client left the bus (NameOwnerChanged with no new owner): its claims go, and the polkit
+/// answers it waits for are dropped.
+static int on_owner_changed(sd_bus_message *m, void *userdata, sd_bus_error *ignored)
+{
+    (void)ignored;
+    struct orientd_bus *b = userdata;
+    const char *name = NULL, *old_owner = NULL, *new_owner = NULL;
+    if (sd_bus_message_read(m, "sss", &name, &old_owner, &new_owner) < 0 || !name || name[0] != ':' || (new_owner && *new_owner))
+        return 0;
+    int i = find_claimer(b, name);
+    for (int sensor = 0; i >= 0 && sensor < SENSORS; sensor++) {
+        bool last = b->claimers[i].sensors == (1u << sensor);
+        drop_claim(b, (unsigned)i, sensor);
+        if (last) break;  // the entry is gone
+    }
+    for (struct authorization *request = b->authorizations; request; request = request->next)
+        if (!strcmp(sd_bus_message_get_sender(request->call), name)) request->vanished = true;
+    return 0;
+}
+
 // MARK: polkit
 
-struct authorization {
-    struct orientd_bus *bus;
-    sd_bus_message *call;
-};
+static bool means_polkit_is_down(const sd_bus_error *failure)
+{
+    return sd_bus_error_has_names(failure, SD_BUS_ERROR_SERVICE_UNKNOWN, SD_BUS_ERROR_NAME_HAS_NO_OWNER,
+                                  SD_BUS_ERROR_NO_REPLY, SD_BUS_ERROR_TIMEOUT, SD_BUS_ERROR_DISCONNECTED);
+}
 
 static int on_authorized(sd_bus_message *reply, void *userdata, sd_bus_error *ignored)
 {
@@ -164,45 +219,65 @@ static int on_authorized(sd_bus_message *reply, void *userdata, sd_bus_error *ig
     struct authorization *request = userdata;
     struct orientd_bus *b = request->bus;
     sd_bus_message *call = request->call;
+    bool vanished = request->vanished;
+    if (request->previous) request->previous->next = request->next;
+    else b->authorizations = request->next;
+    if (request->next) request->next->previous = request->previous;
     free(request);
-    b->authorizations--;
+    b->authorization_count--;
 
-    int authorized = 0, challenge = 0, r;
+    int authorized = 0, challenge = 0, r = 0;
     const sd_bus_error *failure = sd_bus_message_get_error(reply);
-    if (failure) {
+    if (vanished) {
+        // Nobody to answer, nothing to claim.
+    } else if (failure) {
         const char *why = failure->message ? failure->message : failure->name;
-        b->callbacks.polkit_failed(b->callbacks.context, why);
+        if (means_polkit_is_down(failure)) b->callbacks.polkit_answers(b->callbacks.context, false, why);
         r = sd_bus_reply_method_errorf(call, SD_BUS_ERROR_ACCESS_DENIED, "Not Authorized: %s", why);
-    } else if (sd_bus_message_enter_container(reply, 'r', "bba{ss}") < 0
-               || sd_bus_message_read(reply, "bb", &authorized, &challenge) < 0 || !authorized) {
-        r = sd_bus_reply_method_errorf(call, SD_BUS_ERROR_ACCESS_DENIED, "Not Authorized: Sensor claim not allowed");
     } else {
-        r = claim_or_release(b, call);
+        b->callbacks.polkit_answers(b->callbacks.context, true, "");
+        if (sd_bus_message_enter_container(reply, 'r', "bba{ss}") < 0
+            || sd_bus_message_read(reply, "bb", &authorized, &challenge) < 0 || !authorized)
+            r = sd_bus_reply_method_errorf(call, SD_BUS_ERROR_ACCESS_DENIED, "Not Authorized: Sensor claim not allowed");
+        else
+            r = claim_or_release(b, call);
     }
     sd_bus_message_unref(call);
     return r < 0 ? 0 : 1;
 }
 
+static unsigned authorizations_of(const struct orientd_bus *b, const char *sender)
+{
+    unsigned count = 0;
+    for (const struct authorization *request = b->authorizations; request; request = request->next)
+        if (!strcmp(sd_bus_message_get_sender(request->call), sender)) count++;
+    return count;
+}
+
 static int authorize(struct orientd_bus *b, sd_bus_message *m)
 {
-    if (b->authorizations >= MAX_AUTHORIZATIONS)
+    const char *sender = sd_bus_message_get_sender(m);
+    if (!sender) return sd_bus_reply_method_errno(m, EINVAL, NULL);
+    if (b->authorization_count >= MAX_AUTHORIZATIONS || authorizations_of(b, sender) >= MAX_AUTHORIZATIONS_PER_CLIENT)
         return sd_bus_reply_method_errorf(m, SD_BUS_ERROR_LIMITS_EXCEEDED, "Too many claims waiting for polkit; try again");
-    struct authorization *request = malloc(sizeof *request);
-    if (!request) return -ENOMEM;
+    struct authorization *request = calloc(1, sizeof *request);
+    if (!request) return sd_bus_reply_method_errno(m, ENOMEM, NULL);
     request->bus = b;
     request->call = sd_bus_message_ref(m);
     int r = sd_bus_call_method_async(
         b->bus, NULL, "org.freedesktop.PolicyKit1", "/org/freedesktop/PolicyKit1/Authority",
         "org.freedesktop.PolicyKit1.Authority", "CheckAuthorization", on_authorized, request,
-        "(sa{sv})sa{ss}us", "system-bus-name", 1, "name", "s", sd_bus_message_get_sender(m),
-        POLKIT_ACTION, 0, 0, "");
+        "(sa{sv})sa{ss}us", "system-bus-name", 1, "name", "s", sender, POLKIT_ACTION, 0, 0, "");
     if (r < 0) {
         sd_bus_message_unref(request->call);
         free(request);
-        b->callbacks.polkit_failed(b->callbacks.context, strerror(-r));
+        b->callbacks.polkit_answers(b->callbacks.context, false, strerror(-r));
         return sd_bus_reply_method_errorf(m, SD_BUS_ERROR_ACCESS_DENIED, "Not Authorized: cannot ask polkit (%s)", strerror(-r));
     }
-    b->authorizations++;
+    request->next = b->authorizations;
+    if (b->authorizations) b->authorizations->previous = request;
+    b->authorizations = request;
+    b->authorization_count++;
     return 1;
 }
 
@@ -210,9 +285,15 @@ static int on_method(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
     (void)error;
     struct orientd_bus *b = userdata;
-    // The compass is not authorized by iio-sensor-proxy either (geoclue claims it as a system user).
-    if (b->check_polkit && sensor_of(sd_bus_message_get_member(m)) != ORIENTD_BUS_COMPASS) return authorize(b, m);
-    return claim_or_release(b, m);
+    const char *member = sd_bus_message_get_member(m);
+    int sensor = sensor_of(member);
+    bool claiming = strncmp(member, "Claim", 5) == 0;
+    // The compass is not authorized by iio-sensor-proxy either (geoclue claims it as a system
+    // user); nor is a call that changes nothing (a claim of what one holds, a release of what
+    // one does not), so repeating them costs polkit nothing.
+    if (!b->check_polkit || sensor == ORIENTD_BUS_COMPASS || claiming == holds_claim(b, sd_bus_message_get_sender(m), sensor))
+        return claim_or_release(b, m);
+    return authorize(b, m);
 }
 
 // MARK: Signals to claimers
@@ -220,9 +301,9 @@ static int on_method(sd_bus_message *m, void *userdata, sd_bus_error *error)
 /// One PropertiesChanged to each claimer of `sensor`, with the named properties in that order.
 static void emit(struct orientd_bus *b, int sensor, const char *path, const char *interface, const char *const *names)
 {
-    sd_bus_track *track = b->claims[sensor].track;
-    if (!track) return;
-    for (const char *claimer = sd_bus_track_first(track); claimer; claimer = sd_bus_track_next(track)) {
+    for (unsigned i = 0; i < b->claimer_count; i++) {
+        if (!(b->claimers[i].sensors & (1u << sensor))) continue;
+        const char *claimer = b->claimers[i].name;
         sd_bus_message *s = NULL;
         int r = sd_bus_message_new_signal(b->bus, &s, path, "org.freedesktop.DBus.Properties", "PropertiesChanged");
         if (r >= 0) r = sd_bus_message_set_destination(s, claimer);
@@ -310,18 +391,16 @@ void orientd_bus_set_compass(orientd_bus *b, bool present, double heading)
 void orientd_bus_settle(orientd_bus *b, int sensor)
 {
     if (sensor < 0 || sensor >= SENSORS) return;
-    struct sensor_claims *claims = &b->claims[sensor];
-    for (unsigned i = 0; i < claims->held_count; i++) {
-        sd_bus_reply_method_return(claims->held[i], NULL);
-        sd_bus_message_unref(claims->held[i]);
+    for (unsigned i = 0; i < b->held_count[sensor]; i++) {
+        sd_bus_reply_method_return(b->held[sensor][i], NULL);
+        sd_bus_message_unref(b->held[sensor][i]);
     }
-    claims->held_count = 0;
+    b->held_count[sensor] = 0;
 }
 
 unsigned orientd_bus_claimers(orientd_bus *b, int sensor)
 {
-    if (sensor < 0 || sensor >= SENSORS || !b->claims[sensor].track) return 0;
-    return sd_bus_track_count(b->claims[sensor].track);
+    return sensor < 0 || sensor >= SENSORS ? 0 : b->claims[sensor];
 }
 
 // MARK: The objects
@@ -396,10 +475,6 @@ orientd_bus *orientd_bus_open(orientd_bus_callbacks callbacks, bool check_polkit
     copy_text(b->tilt, sizeof b->tilt, "undefined");
     copy_text(b->light_unit, sizeof b->light_unit, "lux");
     b->heading = -1;
-    for (int i = 0; i < SENSORS; i++) {
-        b->claims[i].bus = b;
-        b->claims[i].sensor = i;
-    }
 
     const char *step = "connect to the system bus";
     int r = sd_bus_open_system(&b->bus);
@@ -417,9 +492,12 @@ orientd_bus *orientd_bus_open(orientd_bus_callbacks callbacks, bool check_polkit
         r = sd_bus_match_signal(b->bus, NULL, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                 "NameLost", on_name_signal, b);
     if (r >= 0) {
-        step = "ask for " NAME;
-        // Never SD_BUS_NAME_ALLOW_REPLACEMENT: another service must not take the name from orientd.
-        r = sd_bus_request_name_async(b->bus, NULL, NAME, SD_BUS_NAME_REPLACE_EXISTING | SD_BUS_NAME_QUEUE, on_name_requested, b);
+        // Installed before any claim can arrive (this call waits for the bus's answer).
+        step = "follow clients leaving the bus";
+        r = sd_bus_add_match(b->bus, NULL,
+                             "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+                             "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg2=''",
+                             on_owner_changed, b);
     }
     if (r < 0) {
         snprintf(error, error_length, "cannot %s: %s", step, strerror(-r));
@@ -429,13 +507,19 @@ orientd_bus *orientd_bus_open(orientd_bus_callbacks callbacks, bool check_polkit
     return b;
 }
 
+int orientd_bus_request_name(orientd_bus *b)
+{
+    // Never SD_BUS_NAME_ALLOW_REPLACEMENT: another service must not take the name from orientd.
+    return sd_bus_request_name_async(b->bus, NULL, NAME, SD_BUS_NAME_REPLACE_EXISTING | SD_BUS_NAME_QUEUE, on_name_requested, b);
+}
+
 void orientd_bus_close(orientd_bus *b)
 {
     if (!b) return;
-    for (int i = 0; i < SENSORS; i++) {
-        for (unsigned j = 0; j < b->claims[i].held_count; j++) sd_bus_message_unref(b->claims[i].held[j]);
-        sd_bus_track_unref(b->claims[i].track);
-    }
+    for (int sensor = 0; sensor < SENSORS; sensor++)
+        for (unsigned i = 0; i < b->held_count[sensor]; i++) sd_bus_message_unref(b->held[sensor][i]);
+    for (unsigned i = 0; i < b->claimer_count; i++) free(b->claimers[i].name);
+    // polkit checks still in flight are dropped with the connection (their requests with them).
     sd_bus_flush_close_unref(b->bus);
     free(b);
 }
@@ -464,9 +548,11 @@ int orientd_bus_timeout_ms(orientd_bus *b)
 
 int orientd_bus_process(orientd_bus *b)
 {
-    for (;;) {
+    // A bounded batch: under a flood of messages udev's events and the sensors' news still get
+    // their turn (with messages left, sd-bus's timeout is 0 and the loop comes straight back).
+    for (int i = 0; i < 64; i++) {
         int r = sd_bus_process(b->bus, NULL);
-        if (r < 0) return r;
-        if (r == 0) return 0;
+        if (r <= 0) return r;
     }
+    return 0;
 }

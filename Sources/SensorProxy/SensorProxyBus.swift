@@ -3,6 +3,7 @@ import COrientdShim
 import Glibc
 import Logging
 import OrientationCore
+import Synchronization
 
 /// iio-sensor-proxy's D-Bus face (net.hadess.SensorProxy on the system bus), so that GNOME, KDE,
 /// phosh and every other client of iio-sensor-proxy use orientd unchanged. The C shim serves the
@@ -15,8 +16,11 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
     private let demands: [ProxySensor: ReadingDemand]
     private var bus: OpaquePointer?
     private var state = SensorProxyState()
-    /// Said once: every claim fails the same way until polkit is there.
+    /// Said once: every claim fails the same way until polkit answers again.
     private var toldPolkitFailed = false
+    /// Whether a claim waits for the accelerometer's next reading: only then is a reading news
+    /// for the event thread (otherwise every sample would wake it).
+    private let accelerometerAwaited = Atomic<Bool>(false)
 
     /// Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS when set) and joins `loop`.
     public init(loop: DescriptorLoop, demands: [ProxySensor: ReadingDemand], authorizeWithPolkit: Bool, logger: Logger) throws(SensorProxyError) {
@@ -34,8 +38,8 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
             name_changed: { context, state, message in
                 SensorProxyBus.from(context).nameChanged(state: state, message: message.map { String(cString: $0) } ?? "")
             },
-            polkit_failed: { context, message in
-                SensorProxyBus.from(context).polkitFailed(message.map { String(cString: $0) } ?? "")
+            polkit_answers: { context, reachable, message in
+                SensorProxyBus.from(context).polkitAnswers(reachable: reachable, message.map { String(cString: $0) } ?? "")
             })
         var error = [CChar](repeating: 0, count: 256)
         guard let bus = orientd_bus_open(callbacks, authorizeWithPolkit, &error, error.count) else {
@@ -43,6 +47,16 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
         }
         self.bus = bus
         loop.add(self)
+    }
+
+    /// Asks for net.hadess.SensorProxy, after what orientd knows of its sensors: a client reads
+    /// the `Has…` properties as soon as the name appears.
+    public func requestName() {
+        loop.perform { [self] in
+            guard let bus else { return }
+            let result = orientd_bus_request_name(bus)
+            if result < 0 { logger.error("cannot ask the system bus for net.hadess.SensorProxy: \(String(cString: strerror(-result)))") }
+        }
     }
 
     /// Leaves the bus, once the loop has stopped.
@@ -55,7 +69,9 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
 
     public func accelerometerPresent(_ present: Bool) { step(.accelerometerPresent(present)) }
     public func orientationDecided(_ orientation: Orientation) { step(.orientationDecided(orientation)) }
-    public func accelerometerRead() { step(.sensorRead(.accelerometer)) }
+    public func accelerometerRead() {
+        if accelerometerAwaited.load(ordering: .relaxed) { step(.sensorRead(.accelerometer)) }
+    }
 
     public func lightChanged(_ light: ProxyLight, read: Bool) {
         loop.perform { [self] in
@@ -102,14 +118,15 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
         perform(state.handle(.time(MonotonicClock.now())))
         let result = orientd_bus_process(bus)
         if result < 0 {
-            logger.error("lost the D-Bus system bus (\(String(cString: strerror(-result)))); iio-sensor-proxy's clients are no longer served; restart orientd once the bus is back")
-            for sensor in state.claimed { perform(state.handle(.claimsChanged(sensor, claimed: false))) }
-            close()
+            // systemd restarts orientd (Restart=on-failure), which asks for the name again.
+            logger.critical("lost the D-Bus system bus (\(String(cString: strerror(-result)))); exiting, so that orientd starts afresh on the bus")
+            exit(EXIT_FAILURE)
         }
     }
 
     private func perform(_ actions: [SensorProxyState.Action]) {
         guard let bus else { return }
+        defer { accelerometerAwaited.store(state.awaitsReading(.accelerometer), ordering: .relaxed) }
         for action in actions {
             switch action {
             case .holdSensor(let sensor):
@@ -140,7 +157,9 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
 
     private func claimsChanged(sensor: Int32, claimed: Bool) {
         guard let sensor = ProxySensor(rawValue: sensor) else { return }
-        perform(state.handle(.claimsChanged(sensor, claimed: claimed)))
+        // Read for someone else already (a socket subscriber): the properties are current.
+        let beingRead = claimed && demands[sensor]?.isReading == true
+        perform(state.handle(.claimsChanged(sensor, claimed: claimed, beingRead: beingRead)))
     }
 
     private func claimArrived(sensor: Int32) -> Bool {
@@ -149,10 +168,14 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
         return state.answerNow
     }
 
-    private func polkitFailed(_ reason: String) {
-        guard !toldPolkitFailed else { return }
-        toldPolkitFailed = true
-        logger.warning("cannot ask polkit whether a D-Bus client may claim a sensor (\(reason)); such claims are refused: start polkitd, or set sensor-proxy-polkit: false to let any local user claim")
+    private func polkitAnswers(reachable: Bool, _ reason: String) {
+        guard reachable == toldPolkitFailed else { return }
+        toldPolkitFailed = !reachable
+        if reachable {
+            logger.notice("polkit answers again: D-Bus clients' claims are decided by it")
+        } else {
+            logger.warning("cannot ask polkit whether a D-Bus client may claim a sensor (\(reason)); such claims are refused: start polkitd, or set sensor-proxy-polkit: false to let any local user claim")
+        }
     }
 
     private func nameChanged(state: Int32, message: String) {

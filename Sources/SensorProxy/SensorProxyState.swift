@@ -10,8 +10,10 @@ import OrientationCore
 /// `settleAfter` seconds at the latest, with what is known, if the sensor does not answer.
 public struct SensorProxyState: Sendable {
     public enum Event: Equatable, Sendable {
-        /// The first client claimed the sensor (true), or the last one released it or left (false).
-        case claimsChanged(ProxySensor, claimed: Bool)
+        /// The first client claimed the sensor (true), or the last one released it or left
+        /// (false). `beingRead`: it was read for someone else already (a socket subscriber), so
+        /// what the properties say is current.
+        case claimsChanged(ProxySensor, claimed: Bool, beingRead: Bool = false)
         /// A claim was accepted; `answerNow` in the result says whether it is answered at once.
         case claimArrived(ProxySensor, at: Double)
         case accelerometerPresent(Bool)
@@ -49,6 +51,9 @@ public struct SensorProxyState: Sendable {
 
     public init() {}
 
+    /// Whether a claim waits for the sensor's next reading.
+    public func awaitsReading(_ sensor: ProxySensor) -> Bool { settleBy[sensor] != nil }
+
     /// The earliest moment a waiting claim must be answered, if any waits.
     public var nextDeadline: Double? { settleBy.values.min() }
 
@@ -58,10 +63,11 @@ public struct SensorProxyState: Sendable {
     public mutating func handle(_ event: Event) -> [Action] {
         answerNow = false
         switch event {
-        case .claimsChanged(let sensor, let isClaimed):
+        case .claimsChanged(let sensor, let isClaimed, let beingRead):
             guard isClaimed != claimed.contains(sensor) else { return [] }
             if isClaimed {
                 claimed.insert(sensor)
+                if beingRead { current.insert(sensor) }
                 return [.holdSensor(sensor)]
             }
             claimed.remove(sensor)
@@ -79,7 +85,10 @@ public struct SensorProxyState: Sendable {
         case .accelerometerPresent(let present):
             guard present != accelerometer.present else { return [] }
             accelerometer.present = present
-            if !present { accelerometer = ProxyAccelerometer() }
+            if !present {
+                accelerometer = ProxyAccelerometer()
+                current.remove(.accelerometer)
+            }
             return [.publishAccelerometer(accelerometer)] + (present ? [] : settling(.accelerometer))
         case .orientationDecided(let orientation):
             var next = accelerometer
@@ -123,6 +132,9 @@ public struct SensorProxyState: Sendable {
                                                    publish: (Value) -> Action, sensor: ProxySensor, present: Bool) -> [Action] {
         guard self[keyPath: path] != value else { return [] }
         self[keyPath: path] = value
-        return [publish(value)] + (present ? [] : settling(sensor))
+        if present { return [publish(value)] }
+        // Gone: a claim made after it comes back waits for its first reading again.
+        current.remove(sensor)
+        return [publish(value)] + settling(sensor)
     }
 }

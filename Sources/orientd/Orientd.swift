@@ -187,6 +187,8 @@ struct Orientd: AsyncParsableCommand {
             ambientNews.deliver(to: sensors[0].hub, sensorProxy: events.sensorProxy)
             ambient?.start()
             _ = try await feeds[0].start()
+            // Last: a client reads the Has… properties as soon as the name appears.
+            events.sensorProxy?.requestName()
         } catch {
             ambient?.stop()
             events.stop()

@@ -125,6 +125,65 @@ extension IntegrationTests {
             #expect(daemon.residentKiB - memoryBefore < 2048, "resident memory grew from \(memoryBefore) KiB to \(daemon.residentKiB) KiB")
         }
 
+        /// 250 clients that each claim every sensor and stay: 1000 claims. (With a match rule
+        /// on the bus per client and sensor, as sd_bus_track makes, the bus's limit of 512 match
+        /// rules a connection made it drop orientd from the bus at about the 510th.)
+        static let manyClaimers = """
+            import dbus, os
+            address = os.environ["DBUS_SYSTEM_BUS_ADDRESS"]
+            connections, refused = [], 0
+            for _ in range(250):
+                connection = dbus.bus.BusConnection(address)
+                connections.append(connection)
+                for sensor in ["Accelerometer", "Light", "Proximity"]:
+                    try:
+                        connection.call_blocking("net.hadess.SensorProxy", "/net/hadess/SensorProxy", "net.hadess.SensorProxy", "Claim" + sensor, "", [])
+                    except dbus.exceptions.DBusException:
+                        refused += 1
+                try:
+                    connection.call_blocking("net.hadess.SensorProxy", "/net/hadess/SensorProxy/Compass", "net.hadess.SensorProxy.Compass", "ClaimCompass", "", [])
+                except dbus.exceptions.DBusException:
+                    refused += 1
+            print("refused", refused, flush=True)
+            print(connections[0].call_blocking("net.hadess.SensorProxy", "/net/hadess/SensorProxy", "org.freedesktop.DBus.Properties", "Get", "ss",
+                                               ["net.hadess.SensorProxy", "HasAccelerometer"]))
+            """
+
+        @Test func aThousandClaimsFromAQuarterOfAThousandClientsKeepOrientdOnTheBus() throws {
+            let bench = try SensorProxyBench()
+            let daemon = try bench.orientd(try SensorProxyTests.sensor())
+            try #require(waitUntil(timeout: 10) { bench.owner(of: "net.hadess.SensorProxy") == daemon.process.processIdentifier })
+            let result = try bench.python(Self.manyClaimers)
+            #expect(result.standardOutput == "refused 0\n1\n", "\(result.standardError)\n\(daemon.log)")
+            #expect(bench.owner(of: "net.hadess.SensorProxy") == daemon.process.processIdentifier, "\(daemon.log)")
+            #expect(!daemon.log.contains("lost the D-Bus system bus"))
+            // They left with the script: every sensor is let go.
+            #expect(waitUntil(timeout: 10, every: 0.2) { (try? PowerTests.isReading(daemon)) == false }, "\(daemon.log)")
+        }
+
+        /// A client that reads the properties the moment the name appears sees the sensors: the
+        /// name is asked for once orientd knows them.
+        static let readsAsTheNameAppears = """
+            import dbus
+            bus = dbus.SystemBus()
+            print("waiting", flush=True)
+            while not bus.name_has_owner("net.hadess.SensorProxy"):
+                pass
+            proxy = bus.get_object("net.hadess.SensorProxy", "/net/hadess/SensorProxy", introspect=False)
+            properties = proxy.GetAll("net.hadess.SensorProxy", dbus_interface="org.freedesktop.DBus.Properties")
+            print(bool(properties["HasAccelerometer"]), bool(properties["HasAmbientLight"]), bool(properties["HasProximity"]), flush=True)
+            """
+
+        @Test func theSensorsAreKnownWhenTheNameAppears() throws {
+            let bench = try SensorProxyBench()
+            let client = try ChildProcess("/usr/bin/python3", ["-c", Self.readsAsTheNameAppears], environment: bench.bus.environment)
+            defer { client.stop() }
+            try #require(client.waitForLine(containing: "waiting"))
+            let daemon = try bench.orientd(try SensorProxyTests.sensor())
+            #expect(client.waitForLine(containing: "True"), "\(client.outputText)\n\(daemon.log)")
+            #expect(client.output.last?.text == "True True True", "\(client.outputText)")
+        }
+
         // MARK: polkit
 
         static let claimOnce = """
@@ -163,6 +222,52 @@ extension IntegrationTests {
             #expect((try? PowerTests.isReading(daemon)) == false, "a refused claim must not wake the sensor")
             try allow(["net.hadess.SensorProxy.claim-sensor"])
             #expect(try bench.python(Self.claimOnce).standardOutput == "ok\n", "\(daemon.log)")
+        }
+
+        /// A client that floods Claim and Release while polkit is slow to answer cannot make
+        /// another client's claim fail: releases of nothing and repeated claims never ask polkit,
+        /// and one client has at most two questions to polkit in flight.
+        static let floodWhileOthersClaim = """
+            import dbus, dbus.mainloop.glib, os
+            from gi.repository import GLib
+            dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+            address = os.environ["DBUS_SYSTEM_BUS_ADDRESS"]
+            flooder = dbus.bus.BusConnection(address)
+            loop = GLib.MainLoop()
+            answered = {"flood": 0}
+            def flood_done(*_):
+                answered["flood"] += 1
+                if answered["flood"] == 400: loop.quit()
+            for round in range(200):
+                for method in ["ReleaseAccelerometer", "ClaimLight"]:
+                    flooder.call_async("net.hadess.SensorProxy", "/net/hadess/SensorProxy", "net.hadess.SensorProxy", method, "", [],
+                                       flood_done, flood_done)
+            GLib.timeout_add_seconds(30, loop.quit)
+            loop.run()
+            honest = dbus.bus.BusConnection(address)
+            results = []
+            for _ in range(10):
+                try:
+                    honest.call_blocking("net.hadess.SensorProxy", "/net/hadess/SensorProxy", "net.hadess.SensorProxy", "ClaimAccelerometer", "", [])
+                    results.append("ok")
+                except dbus.exceptions.DBusException as error:
+                    results.append(error.get_dbus_name())
+            print(answered["flood"], sorted(set(results)))
+            """
+
+        @Test func aFloodOfPolkitQuestionsHurtsOnlyTheFlooder() throws {
+            let bench = try SensorProxyBench()
+            let daemon = try bench.orientd(try SensorProxyTests.sensor(), arguments: [])
+            let polkit = try ChildProcess("/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", "polkitd"],
+                                          environment: bench.bus.environment, standardError: bench.directory + "/polkitd.log")
+            defer { polkit.stop() }
+            try #require(waitUntil(timeout: 10) { bench.owner(of: "org.freedesktop.PolicyKit1") != nil })
+            _ = try run(executable: "/usr/bin/gdbus", ["call", "--system", "--dest", "org.freedesktop.PolicyKit1", "--object-path",
+                                                       "/org/freedesktop/PolicyKit1/Authority", "--method", "org.freedesktop.DBus.Mock.SetAllowed",
+                                                       "['net.hadess.SensorProxy.claim-sensor']"], environment: bench.bus.environment)
+            let result = try bench.python(Self.floodWhileOthersClaim)
+            #expect(result.standardOutput == "400 ['ok']\n", "\(result.standardError)\n\(daemon.log)")
+            #expect(!daemon.log.contains("cannot ask polkit"), "\(daemon.log)")
         }
 
         // MARK: The bus name

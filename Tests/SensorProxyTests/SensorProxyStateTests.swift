@@ -87,4 +87,38 @@ import Testing
         #expect(state.handle(.accelerometerPresent(false)) == [.publishAccelerometer(ProxyAccelerometer())])
         #expect(state.accelerometer.orientation == "undefined")
     }
+
+    /// Read for a socket subscriber already: the claim needs no wait, and no reading is awaited.
+    @Test func aSensorReadForSomeoneElseAnswersAtOnce() {
+        var state = Self.withAccelerometer()
+        _ = state.handle(.claimsChanged(.accelerometer, claimed: true, beingRead: true))
+        _ = state.handle(.claimArrived(.accelerometer, at: 0))
+        #expect(state.answerNow)
+        #expect(!state.awaitsReading(.accelerometer))
+    }
+
+    /// Only a waiting claim makes a reading news for the event thread.
+    @Test func aReadingIsAwaitedOnlyWhileAClaimWaits() {
+        var state = Self.withAccelerometer()
+        _ = state.handle(.claimsChanged(.accelerometer, claimed: true))
+        #expect(!state.awaitsReading(.accelerometer))
+        _ = state.handle(.claimArrived(.accelerometer, at: 0))
+        #expect(state.awaitsReading(.accelerometer))
+        _ = state.handle(.sensorRead(.accelerometer))
+        #expect(!state.awaitsReading(.accelerometer))
+    }
+
+    /// A sensor that went away and came back is read before a claim is answered again.
+    @Test func aSensorThatCameBackIsNotCurrent() {
+        var state = SensorProxyState()
+        var light = ProxyLight()
+        light.present = true
+        _ = state.handle(.light(light))
+        _ = state.handle(.claimsChanged(.light, claimed: true))
+        _ = state.handle(.sensorRead(.light))
+        _ = state.handle(.light(ProxyLight()))
+        _ = state.handle(.light(light))
+        _ = state.handle(.claimArrived(.light, at: 0))
+        #expect(!state.answerNow)
+    }
 }

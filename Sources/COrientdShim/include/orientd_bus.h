@@ -39,17 +39,21 @@ typedef struct {
     bool (*claim_is_current)(void *context, int sensor);
     /// What became of the bus name; message is a reason (may be empty).
     void (*name_changed)(void *context, int state, const char *message);
-    /// polkit could not be asked (not running, or it failed): the claim was refused.
-    void (*polkit_failed)(void *context, const char *message);
+    /// polkit answered (reachable), or could not be asked (not running, or it failed; the claim
+    /// was refused): message says why.
+    void (*polkit_answers)(void *context, bool reachable, const char *message);
 } orientd_bus_callbacks;
 
-/// Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS when set), serves the objects and asks
-/// for the name (replacing an owner that allows it, else queued). With check_polkit every
+/// Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS when set) and serves the objects; the name
+/// is asked for with orientd_bus_request_name, once the properties say what there is. With check_polkit every
 /// Claim/Release of the accelerometer, light and proximity sensors is authorized through polkit
 /// (action net.hadess.SensorProxy.claim-sensor), as iio-sensor-proxy 3.4 and later do.
 /// On failure returns NULL and writes the reason into error.
 orientd_bus *orientd_bus_open(orientd_bus_callbacks callbacks, bool check_polkit, char *error, size_t error_length);
 void orientd_bus_close(orientd_bus *bus);
+/// Asks for net.hadess.SensorProxy: replacing an owner that allows it, else queued behind it.
+/// Returns 0 or a negative errno value; the outcome comes through name_changed.
+int orientd_bus_request_name(orientd_bus *bus);
 
 /// The descriptor to poll, the events to poll it for, and how long to wait at most (ms; -1 for
 /// ever) before calling orientd_bus_process again.
