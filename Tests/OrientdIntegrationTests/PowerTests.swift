@@ -57,7 +57,7 @@ extension IntegrationTests {
         @Test(arguments: [false, true])
         func theEventThreadSleepsUntilUdevOrTheBusSpeaks(servingDBus: Bool) throws {
             let bench = servingDBus ? try SensorProxyBench() : nil
-            let sensor = try EmulatedAccelerometer.standard(.portrait)
+            let sensor = try EmulatedAccelerometer.withAmbientSensors(.portrait)
             let daemon = try bench.map { try $0.orientd(sensor) } ?? Daemon(sensor: sensor)
             if let bench {
                 #expect(waitUntil(timeout: 10) { bench.owner(of: "net.hadess.SensorProxy") == daemon.process.processIdentifier })
@@ -74,6 +74,16 @@ extension IntegrationTests {
             let before = try wakeUps()
             Thread.sleep(forTimeInterval: 2)  // the window in which it may not wake
             #expect(try wakeUps() == before, "the event thread woke with nothing to do")
+
+            // A D-Bus client claiming every sensor of a still device: 25 samples a second are
+            // read, none of them news for the bus.
+            guard let bench else { return }
+            let monitor = try bench.startMonitorSensor()
+            defer { monitor.stop() }
+            try #require(monitor.waitForLine(containing: "Light changed"), "\(monitor.outputText)\n\(daemon.log)")
+            let claimed = try wakeUps()
+            Thread.sleep(forTimeInterval: 2)
+            #expect(try wakeUps() - claimed < 4, "the event thread woke for readings that changed nothing")
         }
 
         /// A subscription to the rotation lock alone needs no readings; status and ping wake nothing.
