@@ -90,7 +90,12 @@ public final class DescriptorLoop: @unchecked Sendable {
             let timeouts = watches.map(\.timeoutMilliseconds)
             let timeout = timeouts.filter { $0 >= 0 }.min() ?? -1
             let started = MonotonicClock.now()
-            guard poll(&descriptors, nfds_t(descriptors.count), timeout) >= 0 || errno == EINTR else { continue }
+            guard poll(&descriptors, nfds_t(descriptors.count), timeout) >= 0 || errno == EINTR else {
+                // Only ENOMEM can come back here (the descriptors are valid): wait a little
+                // rather than spin.
+                usleep(100_000)
+                continue
+            }
             if descriptors[0].revents != 0 { while read(wakePipe.read, &drained, drained.count) > 0 {} }
             let waitedMs = (MonotonicClock.now() - started) * 1000
             for (index, watch) in watches.enumerated() {
