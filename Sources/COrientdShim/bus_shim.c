@@ -398,11 +398,6 @@ void orientd_bus_settle(orientd_bus *b, int sensor)
     b->held_count[sensor] = 0;
 }
 
-unsigned orientd_bus_claimers(orientd_bus *b, int sensor)
-{
-    return sensor < 0 || sensor >= SENSORS ? 0 : b->claims[sensor];
-}
-
 // MARK: The objects
 
 static const sd_bus_vtable sensor_proxy_vtable[] = {

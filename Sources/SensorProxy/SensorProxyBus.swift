@@ -73,29 +73,17 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
         if accelerometerAwaited.load(ordering: .relaxed) { step(.sensorRead(.accelerometer)) }
     }
 
-    public func lightChanged(_ light: ProxyLight, read: Bool) {
-        loop.perform { [self] in
-            perform(state.handle(.light(light)))
-            if read { perform(state.handle(.sensorRead(.light))) }
-        }
-    }
+    /// `read`: the sensor was read for this news (a claim waiting for it may be answered).
+    public func lightChanged(_ light: ProxyLight, read: Bool) { step(.light(light), reading: read ? .light : nil) }
+    public func proximityChanged(_ proximity: ProxyProximity, read: Bool) { step(.proximity(proximity), reading: read ? .proximity : nil) }
+    public func compassChanged(_ compass: ProxyCompass, read: Bool) { step(.compass(compass), reading: read ? .compass : nil) }
 
-    public func proximityChanged(_ proximity: ProxyProximity, read: Bool) {
+    /// Hands `event` to the state on the event thread, then the reading of `sensor` if any.
+    private func step(_ event: SensorProxyState.Event, reading sensor: ProxySensor? = nil) {
         loop.perform { [self] in
-            perform(state.handle(.proximity(proximity)))
-            if read { perform(state.handle(.sensorRead(.proximity))) }
+            perform(state.handle(event))
+            if let sensor { perform(state.handle(.sensorRead(sensor))) }
         }
-    }
-
-    public func compassChanged(_ compass: ProxyCompass, read: Bool) {
-        loop.perform { [self] in
-            perform(state.handle(.compass(compass)))
-            if read { perform(state.handle(.sensorRead(.compass))) }
-        }
-    }
-
-    private func step(_ event: SensorProxyState.Event) {
-        loop.perform { [self] in perform(state.handle(event)) }
     }
 
     // MARK: The event thread

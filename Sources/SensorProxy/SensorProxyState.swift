@@ -43,7 +43,7 @@ public struct SensorProxyState: Sendable {
     public private(set) var light = ProxyLight()
     public private(set) var proximity = ProxyProximity()
     public private(set) var compass = ProxyCompass()
-    public private(set) var claimed: Set<ProxySensor> = []
+    private var claimed: Set<ProxySensor> = []
     /// Claimed sensors read since their claim began: a further claim needs no wait.
     private var current: Set<ProxySensor> = []
     /// When the claims waiting for each sensor are answered anyway.

@@ -74,7 +74,4 @@ void orientd_bus_set_compass(orientd_bus *bus, bool present, double heading);
 /// Answers the claims of `sensor` held for a current value.
 void orientd_bus_settle(orientd_bus *bus, int sensor);
 
-/// How many clients claim `sensor` now.
-unsigned orientd_bus_claimers(orientd_bus *bus, int sensor);
-
 #endif
