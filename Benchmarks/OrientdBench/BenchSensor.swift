@@ -1,4 +1,5 @@
 import EmulatedSensor
+import Glibc
 import OrientationCore
 
 /// The emulated accelerometer both daemons read: 1 g = 1024 counts, so scenario traces keep
@@ -38,6 +39,29 @@ final class BenchSensor {
             show(halfway * (Self.gravity / halfway.magnitude), oneAxisAtATime: true)
         }
         show(target, oneAxisAtATime: true)
+    }
+
+    /// Turns the device as a hand does: gravity turns through the screen's plane from the upright
+    /// orientation it shows to `orientation` (90°, or 180° for upside down) at an even pace over
+    /// `seconds`, written every `step` seconds (all three axes each time: about 1 g throughout).
+    /// Returns the time of the last write: the end of the motion.
+    func sweep(to orientation: Orientation, over seconds: Double, step: Double = 0.01) -> Double {
+        let from = atan2(shown.x, shown.y)
+        let target = EmulatedAccelerometer.rawCounts(for: orientation)
+        var to = atan2(target.x, target.y)
+        // The short way round.
+        while to - from > .pi { to -= 2 * .pi }
+        while to - from < -.pi { to += 2 * .pi }
+        let begin = now()
+        var end = begin
+        let steps = max(1, Int((seconds / step).rounded()))
+        for index in 1...steps {
+            sleep(seconds: begin + Double(index) * step - now())
+            let angle = from + (to - from) * Double(index) / Double(steps)
+            show(Vector3(Self.gravity * sin(angle), Self.gravity * cos(angle), 0))
+            end = now()
+        }
+        return end
     }
 
     /// Makes the sensor read `acceleration` (m/s², after the mount matrix, which is identity here).

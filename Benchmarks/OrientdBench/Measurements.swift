@@ -1,3 +1,4 @@
+import EmulatedSensor
 import OrientationCore
 import ScenarioCorpus
 
@@ -71,25 +72,57 @@ private func inPlaneOnly(_ orientations: [Orientation]) -> [Orientation] {
     return result
 }
 
-/// CPU time and peak memory while the device lies still and one client is subscribed.
+/// Physical-turn latency: the device is turned as a hand turns it (gravity sweeping through the
+/// screen's plane over `motion` seconds) after a still pause long enough for a daemon that samples
+/// a still device slowly to be doing so; how long after the motion ends each daemon's client hears
+/// of the new orientation (negative: before it ended).
+func measurePhysicalTurns(sensor: BenchSensor, daemons: [any DaemonUnderTest], trials: Int, motion: Double,
+                          random: inout SeededRandom) -> [String: [Double]] {
+    var latencies: [String: [Double]] = [:]
+    for trial in 0..<trials {
+        sleep(seconds: Double.random(in: 3...4.5, using: &random))
+        let target = stepCycle[trial % stepCycle.count]
+        let counts = daemons.map(\.reports.count)
+        let ended = sensor.sweep(to: target, over: motion)
+        for (daemon, count) in zip(daemons, counts) {
+            if let heard = daemon.waitForReport(of: target, after: count, timeout: 3) {
+                latencies[daemon.name, default: []].append(heard - ended)
+            } else {
+                latencies[daemon.name, default: []].append(.infinity)
+            }
+        }
+    }
+    return latencies
+}
+
+/// What a daemon costs while the device lies still and one client is subscribed.
 struct ResourceUse {
     var cpuSecondsPerMinute: Double
     var percentOfOneCore: Double
     var peakMemoryMiB: Double
+    var anonymousMemoryMiB: Double
+    var threads: Int
+    /// Reads of the sensor (of its x attribute) per second.
+    var samplesPerSecond: Double
+    /// Voluntary context switches per second, all threads.
+    var wakeUpsPerSecond: Double
 }
 
-func measureResourceUse(of daemons: [any DaemonUnderTest], seconds: Double) throws -> [String: ResourceUse] {
-    func cpu(_ daemon: any DaemonUnderTest) throws -> Double {
-        guard let spent = daemon.daemonProcess.cpuSeconds else { throw BenchFailure("\(daemon.name) has died") }
-        return spent
-    }
-    let before = try daemons.map(cpu)
+/// Measures one daemon over `seconds` while it alone reads the sensor (the other daemon has no
+/// client then), so every read of the sensor's files in the window is its own.
+func measureResourceUse(of daemon: any DaemonUnderTest, sensor: BenchSensor, seconds: Double) throws -> ResourceUse {
+    func failure() -> BenchFailure { BenchFailure("\(daemon.name) has died") }
+    let reads = try FileAccessCounter(directory: sensor.emulated.root + "/sys" + EmulatedAccelerometer.devicePath) { $0 == "in_accel_x_raw" }
+    guard let cpuBefore = daemon.daemonProcess.cpuSeconds, let wakeUpsBefore = daemon.daemonProcess.wakeUps else { throw failure() }
+    _ = reads.take()
     sleep(seconds: seconds)
-    var use: [String: ResourceUse] = [:]
-    for (daemon, start) in zip(daemons, before) {
-        let spent = try cpu(daemon) - start
-        use[daemon.name] = ResourceUse(cpuSecondsPerMinute: spent * 60 / seconds, percentOfOneCore: spent / seconds * 100,
-                                       peakMemoryMiB: daemon.daemonProcess.peakMemoryMiB)
-    }
-    return use
+    let samples = reads.take()
+    guard let cpuAfter = daemon.daemonProcess.cpuSeconds, let wakeUpsAfter = daemon.daemonProcess.wakeUps else { throw failure() }
+    let spent = cpuAfter - cpuBefore
+    return ResourceUse(cpuSecondsPerMinute: spent * 60 / seconds, percentOfOneCore: spent / seconds * 100,
+                       peakMemoryMiB: daemon.daemonProcess.peakMemoryMiB,
+                       anonymousMemoryMiB: daemon.daemonProcess.anonymousMemoryMiB,
+                       threads: daemon.daemonProcess.threadCount,
+                       samplesPerSecond: Double(samples) / seconds,
+                       wakeUpsPerSecond: Double(wakeUpsAfter - wakeUpsBefore) / seconds)
 }

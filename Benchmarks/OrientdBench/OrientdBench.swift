@@ -12,9 +12,11 @@ struct OrientdBench: ParsableCommand {
         discussion: """
             Both daemons read the same umockdev-emulated sensor at their default settings, each \
             with one client: orientd with a socket subscriber, iio-sensor-proxy (on a private \
-            D-Bus system bus) with monitor-sensor. Prints step latency, first answer, spurious \
-            events on every corpus scenario, CPU time and peak memory, as Markdown tables. \
-            Run it with scripts/bench, which builds orientd in release mode first.
+            D-Bus system bus) with monitor-sensor. Prints step latency, physical-turn latency, \
+            first answer, spurious events on every corpus scenario, and, for each daemon alone \
+            with the device still, its samples and wake-ups per second, CPU time, threads and \
+            memory, as Markdown tables. Run it with scripts/bench, which measures the static \
+            release build the package ships.
             """)
 
     @Option(help: "orientd executable to measure. (default: the one beside this program)")
@@ -22,6 +24,12 @@ struct OrientdBench: ParsableCommand {
 
     @Option(help: "Step-latency trials.")
     var trials = 30
+
+    @Option(help: "Physical-turn trials: gravity sweeps through the screen's plane over --motion-ms after a still pause.")
+    var turns = 20
+
+    @Option(help: "How long each physical turn takes, in ms.")
+    var motionMs = 300.0
 
     @Option(help: "Daemon starts (orientd) or new clients (iio-sensor-proxy) timed for the first answer.")
     var starts = 10
@@ -50,7 +58,7 @@ struct OrientdBench: ParsableCommand {
     private var measuresProxy: Bool { !withoutProxy && !throughIiod }
 
     func validate() throws {
-        guard trials >= 1, starts >= 1, cpuSeconds >= 1 else { throw ValidationError("--trials, --starts and --cpu-seconds must be positive") }
+        guard trials >= 1, turns >= 1, starts >= 1, cpuSeconds >= 1, motionMs > 0 else { throw ValidationError("--trials, --turns, --starts, --cpu-seconds and --motion-ms must be positive") }
         for name in scenario where name != "none" && Corpus.named(name) == nil {
             throw ValidationError("no scenario '\(name)'; the corpus has \(Corpus.all.map(\.name).joined(separator: ", "))")
         }
@@ -107,17 +115,29 @@ struct OrientdBench: ParsableCommand {
         say("\(trials) step-latency trials")
         var random = SeededRandom(seed: seed)
         let latencies = measureStepLatency(sensor: sensor, daemons: daemons, trials: trials, random: &random)
+        say("\(turns) physical turns of \(Int(motionMs)) ms")
+        let physical = measurePhysicalTurns(sensor: sensor, daemons: daemons, trials: turns, motion: motionMs / 1000, random: &random)
         let played = scenario.isEmpty ? Corpus.all : Corpus.all.filter { scenario.contains($0.name) }
         say("playing \(played.count) corpus scenarios in real time")
         let scenarios = measureScenarios(played, sensor: sensor, daemons: daemons) { say("  scenario \($0)") }
         sensor.turn(to: .portrait)
-        sleep(seconds: 2)
-        say("measuring CPU over \(cpuSeconds.formatted()) s, device still, one client each")
-        let use = try measureResourceUse(of: daemons, seconds: cpuSeconds)
+        // Each daemon is measured alone, so every read of the sensor in its window is its own:
+        // iio-sensor-proxy stops polling when its client leaves, orientd is stopped after its window.
+        proxy?.stopMonitoring()
+        sleep(seconds: 3)
+        say("measuring orientd over \(cpuSeconds.formatted()) s, device still, one subscriber")
+        var use = ["orientd": try measureResourceUse(of: orientdUnderTest, sensor: sensor, seconds: cpuSeconds)]
+        orientdUnderTest.stop()
+        if let proxy {
+            try proxy.startMonitoring()
+            sleep(seconds: 3)
+            say("measuring iio-sensor-proxy over \(cpuSeconds.formatted()) s, device still, monitor-sensor claiming")
+            use[proxy.name] = try measureResourceUse(of: proxy, sensor: sensor, seconds: cpuSeconds)
+        }
 
         if !orientdOption.isEmpty { print("orientd run with \(orientdOption.joined(separator: " "))\n") }
         print(Report(daemons: daemons.map(\.name), trials: trials, starts: starts, cpuSeconds: cpuSeconds,
-                     latencies: latencies, firstAnswers: ["orientd": orientdFirst, "iio-sensor-proxy": proxyFirst],
+                     latencies: latencies, physicalTurns: physical, motionMs: motionMs, firstAnswers: ["orientd": orientdFirst, "iio-sensor-proxy": proxyFirst],
                      scenarios: scenarios, use: use).markdown)
         withExtendedLifetime(bus) {}  // iio-sensor-proxy needs its bus until the very end
         try? FileManager.default.removeItem(atPath: scratch)

@@ -7,24 +7,23 @@ struct Report {
     let starts: Int
     let cpuSeconds: Double
     let latencies: [String: [Double]]
+    let physicalTurns: [String: [Double]]
+    let motionMs: Double
     let firstAnswers: [String: [Double]]
     let scenarios: [(scenario: String, scores: [String: ScenarioScore])]
     let use: [String: ResourceUse]
 
     var markdown: String {
         var lines = [
-            "| \(trials) step trials, \(starts) starts, \(Int(cpuSeconds)) s still | " + daemons.joined(separator: " | ") + " |",
+            "| \(trials) step trials, \(physicalTurns.values.first?.count ?? 0) physical turns, \(starts) starts, \(Int(cpuSeconds)) s still each | " + daemons.joined(separator: " | ") + " |",
             "|---|" + daemons.map { _ in "---:|" }.joined(),
         ]
         func row(_ title: String, _ value: (String) -> String) {
             lines.append("| \(title) | " + daemons.map(value).joined(separator: " | ") + " |")
         }
-        row("step latency p50 / p95 / max (ms)") { name in
-            let values = latencies[name] ?? []
-            let missed = values.filter { !$0.isFinite }.count
-            let heard = values.filter(\.isFinite)
-            let figures = [50.0, 95, 100].map { milliseconds(percentile($0, of: heard)) }.joined(separator: " / ")
-            return missed == 0 ? figures : "\(figures) (\(missed) turns never reported)"
+        row("step latency p50 / p95 / max (ms)") { name in latencyFigures(latencies[name] ?? []) }
+        row("physical turn (\(Int(motionMs)) ms of motion): event after the motion ends, p50 / p95 / max (ms)") { name in
+            latencyFigures(physicalTurns[name] ?? [])
         }
         row("first orientation, median / max (ms)") { name in
             let values = firstAnswers[name] ?? []
@@ -36,6 +35,12 @@ struct Report {
         row("expected changes missed") { name in
             String(scenarios.reduce(0) { $0 + ($1.scores[name]?.missed ?? 0) })
         }
+        row("sensor samples per second, still") { name in
+            use[name].map { String(format: "%.1f", $0.samplesPerSecond) } ?? "-"
+        }
+        row("wake-ups per second, all threads (voluntary context switches)") { name in
+            use[name].map { String(format: "%.1f", $0.wakeUpsPerSecond) } ?? "-"
+        }
         row("CPU, s per minute (% of one core)") { name in
             guard let use = use[name] else { return "-" }
             return String(format: "%.3f (%.2f %%)", use.cpuSecondsPerMinute, use.percentOfOneCore)
@@ -43,6 +48,10 @@ struct Report {
         row("peak memory, VmHWM (MiB)") { name in
             use[name].map { String(format: "%.1f", $0.peakMemoryMiB) } ?? "-"
         }
+        row("anonymous memory, RssAnon (MiB)") { name in
+            use[name].map { String(format: "%.1f", $0.anonymousMemoryMiB) } ?? "-"
+        }
+        row("threads") { name in use[name].map { String($0.threads) } ?? "-" }
         lines.append("")
         lines.append("| scenario: spurious / missed | " + daemons.joined(separator: " | ") + " |")
         lines.append("|---|" + daemons.map { _ in "---:|" }.joined())
@@ -52,6 +61,14 @@ struct Report {
             }.joined(separator: " | ") + " |")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// p50 / p95 / max in ms, with the turns never reported counted apart.
+    private func latencyFigures(_ values: [Double]) -> String {
+        let missed = values.filter { !$0.isFinite }.count
+        let heard = values.filter(\.isFinite)
+        let figures = [50.0, 95, 100].map { milliseconds(percentile($0, of: heard)) }.joined(separator: " / ")
+        return missed == 0 ? figures : "\(figures) (\(missed) turns never reported)"
     }
 
     private func milliseconds(_ seconds: Double) -> String {

@@ -32,6 +32,12 @@ final class SensorProxyUnderTest: DaemonUnderTest {
         }
     }
 
+    /// Stops the watching client: the proxy releases the accelerometer and stops polling it.
+    func stopMonitoring() {
+        monitor?.stop()
+        monitor = nil
+    }
+
     var reports: [(orientation: Orientation, time: Double)] {
         (monitor?.output ?? []).compactMap { line in Self.orientation(in: line.text).map { ($0, line.time) } }
     }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Logging
 import OrientationCore
 
@@ -40,9 +40,9 @@ public final class AmbientSensorPoller: @unchecked Sendable {
         lightDemand.onDemand { [thread] in thread.wake() }
         proximityDemand.onDemand { [thread] in thread.wake() }
         compassDemand.onDemand { [thread] in thread.wake() }
-        let discovered = DispatchSemaphore(value: 0)
+        let discovered = Latch()
         thread.start(name: "orientd-ambient") { [self] in
-            run(announcing: { discovered.signal() })
+            run(announcing: { discovered.open() })
         }
         discovered.wait()
     }

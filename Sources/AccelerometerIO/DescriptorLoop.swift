@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import OrientationCore
 
 /// Something the event thread waits on: a descriptor (udev's monitor, the D-Bus connection) and
@@ -20,7 +20,7 @@ public final class DescriptorLoop: @unchecked Sendable {
     private let thread = FeedThread()
     private let name: String
     private let wakePipe: (read: Int32, write: Int32)
-    private let inboxLock = NSLock()
+    private let inboxLock = Lock()
     private var inbox: [@Sendable () -> Void] = []
     /// Touched on the thread only (before `start`, by its caller).
     private var watches: [any DescriptorWatch] = []

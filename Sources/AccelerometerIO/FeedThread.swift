@@ -1,70 +1,75 @@
 import COrientdShim
-import Foundation
+import Glibc
 
 /// A thread of its own for a sample feed, which can be asked to stop or woken, and whose waits
-/// end at once when it is.
+/// end at once when it is. Plain pthreads: the daemon does not link Foundation.
 final class FeedThread: @unchecked Sendable {
-    private let state = NSCondition()
+    private let condition = MonotonicCondition()
     private var stopRequested = false
     private var wakeRequested = false
     private var started = false
     private var finished = false
 
-    /// Runs `body` on a new thread named `name`.
+    /// Runs `body` on a new thread named `name`. A thread that cannot be created (out of memory
+    /// or the process's thread limit) is fatal: every feed is essential to the daemon.
     func start(name: String, _ body: @escaping @Sendable () -> Void) {
-        state.lock()
-        started = true
-        state.unlock()
-        let thread = Thread { [self] in
-            // Named from inside, for `top -H`, /proc and the tests: Foundation on Linux does not
-            // pass a name given before start on to the kernel.
+        condition.locked { started = true }
+        let work = Unmanaged.passRetained(ThreadWork { [self] in
             _ = orientd_name_this_thread(name)
             body()
-            state.lock()
-            finished = true
-            state.broadcast()
-            state.unlock()
+            condition.locked {
+                finished = true
+                condition.broadcast()
+            }
+        })
+        var thread = pthread_t()
+        let created = pthread_create(&thread, nil, { context in
+            let work = Unmanaged<ThreadWork>.fromOpaque(context!).takeRetainedValue()
+            work.body()
+            return nil
+        }, work.toOpaque())
+        guard created == 0 else {
+            fatalError("cannot start thread \(name): \(String(cString: strerror(created)))")
         }
-        thread.start()
+        pthread_detach(thread)
     }
 
-    var shouldStop: Bool {
-        state.lock()
-        defer { state.unlock() }
-        return stopRequested
-    }
+    var shouldStop: Bool { condition.locked { stopRequested } }
 
     /// Waits `seconds` (`.infinity`: until woken), or less if woken or asked to stop. Returns
     /// whether it was woken or asked to stop.
     @discardableResult
     func sleep(_ seconds: Double) -> Bool {
-        state.lock()
-        defer { state.unlock() }
-        if seconds > 0, seconds.isFinite {
-            let deadline = Date(timeIntervalSinceNow: seconds)
-            while !stopRequested, !wakeRequested, state.wait(until: deadline) {}
-        } else if seconds > 0 {
-            while !stopRequested, !wakeRequested { state.wait() }
+        condition.locked {
+            if seconds > 0 {
+                let deadline = MonotonicCondition.deadline(after: seconds)
+                while !stopRequested, !wakeRequested, condition.wait(until: deadline) {}
+            }
+            defer { wakeRequested = false }
+            return stopRequested || wakeRequested
         }
-        defer { wakeRequested = false }
-        return stopRequested || wakeRequested
     }
 
     /// Ends the current or next `sleep` early.
     func wake() {
-        state.lock()
-        wakeRequested = true
-        state.broadcast()
-        state.unlock()
+        condition.locked {
+            wakeRequested = true
+            condition.broadcast()
+        }
     }
 
     /// Asks the thread to stop and waits until its body has returned (if it was ever started; a
     /// feed started in the background may not be yet when the daemon stops).
     func stop() {
-        state.lock()
-        stopRequested = true
-        state.broadcast()
-        while started, !finished { state.wait() }
-        state.unlock()
+        condition.locked {
+            stopRequested = true
+            condition.broadcast()
+            while started, !finished { _ = condition.wait(until: nil) }
+        }
     }
+}
+
+private final class ThreadWork {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
 }

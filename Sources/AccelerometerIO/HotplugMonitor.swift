@@ -1,5 +1,5 @@
 import COrientdShim
-import Foundation
+import Glibc
 import Logging
 
 /// Follows udev's events for IIO devices (add, remove, change) on orientd's event thread and

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Logging
 import OrientationCore
 
@@ -51,7 +51,7 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         let configured = configuredMatrix.map { MountMatrixCandidate(source: "config file devices.\($0.key).mount-matrix", text: $0.matrix.description) }
         let matrix = MountMatrixSelection(choosingFrom: (configured.map { [$0] } ?? []) + Self.mountMatrixCandidates(for: device, in: context))
         for rejected in matrix.rejected {
-            logger.warning("ignoring malformed mount matrix from \(rejected.source): '\(printableExcerpt(rejected.text.trimmingCharacters(in: .whitespacesAndNewlines), limit: 80))' (\(rejected.error)); trying the next source")
+            logger.warning("ignoring malformed mount matrix from \(rejected.source): '\(printableExcerpt(rejected.text.trimmingBlanks(), limit: 80))' (\(rejected.error)); trying the next source")
         }
         let calibration = AccelerometerCalibration(
             x: try Self.calibration(of: "accel_x", on: device, in: context),
@@ -95,7 +95,7 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         }
         guard let text else { throw .unreadable(attribute: attribute, reason: "no such attribute") }
         guard let value = parseDecimal(text) else {
-            throw .notANumber(attribute: attribute, text: printableExcerpt(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+            throw .notANumber(attribute: attribute, text: printableExcerpt(text.trimmingBlanks()))
         }
         return value
     }

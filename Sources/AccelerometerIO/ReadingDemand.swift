@@ -1,11 +1,9 @@
-import Foundation
-
 /// Who needs the sensor read, reference-counted as `beginGeneratingDeviceOrientationNotifications`
 /// is: holders (subscriptions) keep it read for as long as they last, a one-off request keeps it
 /// read for `keepReadingAfterRequest` seconds. With no demand the poller reads nothing at all.
 public final class ReadingDemand: @unchecked Sendable {
     public let keepReadingAfterRequest: Double
-    private let lock = NSLock()
+    private let lock = Lock()
     private var holders = 0
     private var lastRequest = -Double.infinity
     private var reading = true
@@ -52,8 +50,6 @@ public final class ReadingDemand: @unchecked Sendable {
     }
 
     private func locked<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
+        lock.withLock(body)
     }
 }

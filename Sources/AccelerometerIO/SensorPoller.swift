@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Logging
 import OrientationCore
 
@@ -206,21 +206,19 @@ public struct HotplugEvent: Sendable, Equatable {
 
 /// The udev events said to a poller from any thread, kept until its own thread takes them.
 final class HotplugInbox: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var events: [HotplugEvent] = []
 
     func post(_ event: HotplugEvent) {
-        lock.lock()
-        events.append(event)
-        lock.unlock()
+        lock.withLock { events.append(event) }
     }
 
     /// The events posted since the last call, oldest first.
     func take() -> [HotplugEvent] {
-        lock.lock()
-        defer { lock.unlock() }
-        defer { events = [] }
-        return events
+        lock.withLock {
+            defer { events = [] }
+            return events
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Logging
 import OrientationCore
 
@@ -16,12 +16,10 @@ public final class TracePlayer: SampleFeed, @unchecked Sendable {
 
     /// Reads and checks the whole trace first: a malformed line fails here, naming it.
     public init(path: String, realTime: Bool, logger: Logger, onReading: @escaping @Sendable (Reading) -> Void) throws {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw TraceFileError("cannot read trace \(path): \((error as NSError).localizedDescription)")
+        guard let bytes = Self.contents(of: path) else {
+            throw TraceFileError("cannot read trace \(path): \(String(cString: strerror(errno)))")
         }
+        let text = String(decoding: bytes, as: UTF8.self)
         do {
             samples = try Trace.parse(text)
         } catch {
@@ -36,8 +34,24 @@ public final class TracePlayer: SampleFeed, @unchecked Sendable {
     }
 
 
+    /// The whole file, or nil with `errno` set.
+    private static func contents(of path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = read(descriptor, &chunk, chunk.count)
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+        }
+    }
+
     private static func describe(path: String, samples: [AccelerometerSample]) -> SensorInfo {
-        SensorInfo(id: "replay:\(path)", uri: "replay:\(path)", device: "trace of \(samples.count) samples over \(String(format: "%.1f", samples.last!.time - samples.first!.time)) s",
+        SensorInfo(id: "replay:\(path)", uri: "replay:\(path)", device: "trace of \(samples.count) samples over \(((samples.last!.time - samples.first!.time) * 10).rounded() / 10) s",
                    location: .display, mountMatrix: .identity, mountMatrixSource: "the trace (recorded after the mount matrix)",
                    calibration: AccelerometerCalibration(x: AxisCalibration(), y: AxisCalibration(), z: AxisCalibration()))
     }

@@ -46,7 +46,7 @@ private func isDecimalNumber(_ bytes: Substring.UTF8View) -> Bool {
 }
 
 extension StringProtocol {
-    func trimmingBlanks() -> Substring {
+    public func trimmingBlanks() -> Substring {
         let text = Substring(self)
         guard let first = text.firstIndex(where: { !$0.isWhitespace }),
               let last = text.lastIndex(where: { !$0.isWhitespace })

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Angles of an acceleration vector in orientd's frame (after the mount matrix: x to the screen's
 /// left, y to its bottom edge, z out of the screen; upright reads (0, -1 g, 0); docs/conventions.md,

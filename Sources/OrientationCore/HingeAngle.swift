@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The angle between the display and the base of a convertible, from one accelerometer in each:
 /// 0° closed, about 110° as a laptop, 180° flat, about 300° as a tent, 360° folded into a tablet.

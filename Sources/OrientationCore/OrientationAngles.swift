@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The continuous angles of a (filtered) acceleration vector, in degrees, for clients that rotate
 /// a view smoothly rather than in 90° steps.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -37,7 +37,7 @@ public struct HubServer: Service {
     public static func bind(_ listener: Listener, hubs: DeviceHubs, sensorRate: Double, maximumClients: Int,
                             maximumClientsPerUser: Int, logger: Logger) async throws -> HubServer {
         let group = MultiThreadedEventLoopGroup.singleton
-        if case .path(let socketPath) = listener, FileManager.default.fileExists(atPath: socketPath),
+        if case .path(let socketPath) = listener, access(socketPath, F_OK) == 0,
            await isServed(socketPath, group: group) {
             throw HubError("another daemon is already serving \(socketPath); stop it first or choose another --socket")
         }
@@ -153,7 +153,7 @@ public struct HubServer: Service {
         /// the events to be written (a client that does not read is closed regardless). Returns
         /// how many connections were open.
         func sayStoppingAndClose(within limit: TimeAmount) async -> Int {
-            let line = ByteBuffer(bytes: Wire.line(StoppingEvent(timestamp: Date().timeIntervalSince1970)))
+            let line = ByteBuffer(bytes: Wire.line(StoppingEvent(timestamp: WallClock.now())))
             let channels = state.withLockedValue { state in
                 state.stoppingLine = line
                 return Array(state.open.values)
@@ -189,7 +189,7 @@ public struct HubServer: Service {
 
     /// SwiftNIO's errors, in words a person running the daemon can act on.
     private static func explain(_ error: Error, socketPath: String) -> String {
-        let directory = (socketPath as NSString).deletingLastPathComponent
+        let directory = socketPath.lastIndex(of: "/").map { $0 == socketPath.startIndex ? "/" : String(socketPath[..<$0]) } ?? "."
         switch error {
         case let error as IOError where error.errnoCode == ENOENT:
             return "the directory \(directory.isEmpty ? "." : directory) does not exist"

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Logging
 
 /// Who may change the rotation lock: root, and members of one configured group.

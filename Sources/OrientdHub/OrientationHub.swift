@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -15,7 +15,7 @@ public final class OrientationHub: Sendable {
         /// The orientation before the last change.
         var previous: Orientation = .unknown
         var sequence = 0
-        var timestamp = Date().timeIntervalSince1970
+        var timestamp = WallClock.now()
         /// The last in-plane device orientation: what drives interfaces while unlocked.
         var lastInPlane: Orientation?
         var lock = RotationLock.unlocked
@@ -36,13 +36,13 @@ public final class OrientationHub: Sendable {
         /// The sensor open now, or the last one (`available` false once lost); nil before any.
         var sensor: SensorStatus?
         var sensorAvailable: Bool { sensor?.available ?? false }
-        var sensorChangedAt = Date().timeIntervalSince1970
+        var sensorChangedAt = WallClock.now()
         /// Every accelerometer opened with the sensor, for `status`.
         var devices: [SensorStatus] = []
         var hinge = TabletModeDetector.State(problem: HubUpdate.noHingeYet)
-        var hingeChangedAt = Date().timeIntervalSince1970
-        var light = AmbientSensor<AmbientLight>(timestamp: Date().timeIntervalSince1970)
-        var proximity = AmbientSensor<Proximity>(timestamp: Date().timeIntervalSince1970)
+        var hingeChangedAt = WallClock.now()
+        var light = AmbientSensor<AmbientLight>(timestamp: WallClock.now())
+        var proximity = AmbientSensor<Proximity>(timestamp: WallClock.now())
 
         /// Whoever waits for a fresh reading, taken: each is to be told (a reading came, or none will).
         mutating func takeFreshnessWaiters() -> [Int: @Sendable (Int) -> Void] {
@@ -151,7 +151,7 @@ public final class OrientationHub: Sendable {
 
     /// Records a change and hands it to every subscriber. A change to the orientation already
     /// held (the first reading after the sensor slept) is no change.
-    public func publish(_ orientation: Orientation, at timestamp: Double = Date().timeIntervalSince1970) {
+    public func publish(_ orientation: Orientation, at timestamp: Double = WallClock.now()) {
         state.withLockedValue { state in
             guard orientation != state.orientation else { return }
             state.change(to: orientation, at: timestamp)
@@ -207,7 +207,7 @@ public final class OrientationHub: Sendable {
         state.withLockedValue { state in
             guard hinge != state.hinge else { return }
             state.hinge = hinge
-            state.hingeChangedAt = Date().timeIntervalSince1970
+            state.hingeChangedAt = WallClock.now()
             state.deliverUpdate()
         }
     }
@@ -220,7 +220,7 @@ public final class OrientationHub: Sendable {
             state.sensor = sensor
             state.devices = devices
             guard !wasAvailable else { return }
-            state.sensorChangedAt = Date().timeIntervalSince1970
+            state.sensorChangedAt = WallClock.now()
             state.deliverUpdate()
         }
     }
@@ -231,7 +231,7 @@ public final class OrientationHub: Sendable {
         let waiters = state.withLockedValue { state in
             state.sensor = (state.sensor ?? .noSensor).unavailable(because: reason)
             state.devices = state.devices.map { $0.unavailable(because: reason) }
-            let now = Date().timeIntervalSince1970
+            let now = WallClock.now()
             state.sensorChangedAt = now
             state.change(to: .unknown, at: now)
             state.deliverUpdate()
@@ -247,7 +247,7 @@ public final class OrientationHub: Sendable {
     /// or nil: there is none (not found, removed, or failing). Subscribers hear of a change.
     public func lightSensorChanged(device: String?) {
         state.withLockedValue { state in
-            guard state.light.deviceChanged(to: device, at: Date().timeIntervalSince1970) else { return }
+            guard state.light.deviceChanged(to: device, at: WallClock.now()) else { return }
             state.deliverUpdate()
         }
     }
@@ -259,7 +259,7 @@ public final class OrientationHub: Sendable {
         // Hundredths: finer is noise, and never -0.
         let light = AmbientLight(level: (level * 100).rounded() / 100 + 0, unit: unit)
         state.withLockedValue { state in
-            guard state.light.read(light, at: Date().timeIntervalSince1970) else { return }
+            guard state.light.read(light, at: WallClock.now()) else { return }
             state.deliverUpdate()
         }
     }
@@ -267,7 +267,7 @@ public final class OrientationHub: Sendable {
     /// The proximity sensor opened now, or nil: there is none. Subscribers hear of a change.
     public func proximitySensorChanged(device: String?) {
         state.withLockedValue { state in
-            guard state.proximity.deviceChanged(to: device, at: Date().timeIntervalSince1970) else { return }
+            guard state.proximity.deviceChanged(to: device, at: WallClock.now()) else { return }
             state.deliverUpdate()
         }
     }
@@ -276,7 +276,7 @@ public final class OrientationHub: Sendable {
     /// subscribers hear of a change. Ignored while no proximity sensor is known.
     public func publishProximity(near: Bool) {
         state.withLockedValue { state in
-            guard state.proximity.read(Proximity(near: near), at: Date().timeIntervalSince1970) else { return }
+            guard state.proximity.read(Proximity(near: near), at: WallClock.now()) else { return }
             state.deliverUpdate()
         }
     }
@@ -366,7 +366,7 @@ public final class OrientationHub: Sendable {
         let changed: RotationLock? = state.withLockedValue { state in
             guard state.lock.locked != locked else { return nil }
             state.lock = locked ? RotationLock(locked: true, orientation: state.lastInPlane) : .unlocked
-            state.timestamp = Date().timeIntervalSince1970
+            state.timestamp = WallClock.now()
             state.deliverUpdate()
             return state.lock
         }

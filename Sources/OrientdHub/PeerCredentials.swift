@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import NIOCore
 
 /// Who is on the other end of a client connection, as the kernel vouches: the process, user and

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Logging
 import OrientationCore
 import OrientdProtocol
@@ -96,7 +96,7 @@ public struct RotationLockStore: Sendable {
         }
         // Only the size is told: the file may not be what it claims, and the log is read by more
         // people than the file.
-        guard count <= Self.maximumBytes, let lock = try? JSONDecoder().decode(RotationLock.self, from: Data(bytes.prefix(count))) else {
+        guard count <= Self.maximumBytes, let lock = try? Wire.decode(bytes.prefix(count))?.decoded(as: RotationLock.self) else {
             logger.warning("ignoring the rotation-lock state in \(path): it is not valid JSON (\(count) bytes); starting unlocked, the next lock or unlock rewrites it")
             return nil
         }
@@ -142,12 +142,20 @@ public struct RotationLockStore: Sendable {
 
     /// The directory, opened without following a link, once it passes `TrustedDirectory.problem`;
     /// with `create`, a missing directory is made first (its parents too, as root-owned 0755).
+    /// `mkdir -p` with mode 0755 for each directory made; failures show when the directory is opened.
+    private static func makeDirectory(_ path: String) {
+        var prefix = ""
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            _ = mkdir(prefix, 0o755)
+        }
+    }
+
     private func openDirectory(create: Bool) -> Result<Int32, StateFileError> {
         if create {
             var status = stat()
             if lstat(directory, &status) != 0, errno == ENOENT {
-                try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                         attributes: [.posixPermissions: 0o755])
+                Self.makeDirectory(directory)
             }
         }
         let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)

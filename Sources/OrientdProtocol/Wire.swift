@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Facts of protocol v1 that the daemon and every client share. See docs/protocol.md.
 public enum Wire {
@@ -10,18 +10,17 @@ public enum Wire {
     public static let socketEnvironmentVariable = "ORIENTD_SOCKET"
 
     /// The socket to use: an explicit path, else $ORIENTD_SOCKET, else the default.
-    public static func socketPath(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func socketPath(explicit: String?, environment: [String: String]? = nil) -> String {
         if let explicit, !explicit.isEmpty { return explicit }
-        if let fromEnvironment = environment[socketEnvironmentVariable], !fromEnvironment.isEmpty { return fromEnvironment }
+        let fromEnvironment = environment.map { $0[socketEnvironmentVariable] } ?? getenv(socketEnvironmentVariable).map { String(cString: $0) }
+        if let fromEnvironment, !fromEnvironment.isEmpty { return fromEnvironment }
         return defaultSocketPath
     }
 
     /// Encodes one message as a line of compact JSON, newline included.
     public static func line(_ message: some Encodable) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Every message type is a plain struct of strings and numbers; encoding cannot fail.
-        var bytes = [UInt8]((try? encoder.encode(message)) ?? Data("{}".utf8))
+        var bytes = (try? JSONValue(encoding: message))?.compactText ?? Array("{}".utf8)
         bytes.append(UInt8(ascii: "\n"))
         return bytes
     }

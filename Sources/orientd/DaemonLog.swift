@@ -1,5 +1,5 @@
 import AccelerometerIO
-import Foundation
+import Glibc
 import Logging
 import NIOConcurrencyHelpers
 
@@ -21,7 +21,7 @@ enum DaemonLog {
     }
 
     private static func standardErrorIsTheJournal() -> Bool {
-        guard let stream = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] else { return false }
+        guard let stream = getenv("JOURNAL_STREAM").map({ String(cString: $0) }) else { return false }
         let parts = stream.split(separator: ":")
         var status = stat()
         guard parts.count == 2, fstat(STDERR_FILENO, &status) == 0 else { return false }
@@ -59,7 +59,18 @@ struct LineLogHandler: LogHandler {
             break
         }
         let line = journal ? "<\(Self.syslogPriority(event.level))>\(message)\n" : "orientd: \(event.level): \(message)\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        writeToStandardError(line)
+    }
+
+    /// One write(2) per line, so lines from several threads never interleave.
+    private func writeToStandardError(_ line: String) {
+        var bytes = Array(line.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
+        }
     }
 
     static func syslogPriority(_ level: Logger.Level) -> Int {

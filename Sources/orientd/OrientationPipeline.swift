@@ -1,5 +1,4 @@
 import AccelerometerIO
-import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import OrientationCore
@@ -70,7 +69,7 @@ final class OrientationPipeline: @unchecked Sendable {
         case .angles(let angles, let acceleration, let time):
             // The sample's own moment on the wall clock: scans taken from a buffer together
             // were captured at different times.
-            let timestamp = Date().timeIntervalSince1970 - (MonotonicClock.now() - time)
+            let timestamp = WallClock.now() - (MonotonicClock.now() - time)
             hub.publishAngles(angles, acceleration: acceleration, time: time, timestamp: timestamp)
         case .orientationChanged(let change):
             if change.orientation == .unknown {

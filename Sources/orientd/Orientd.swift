@@ -1,6 +1,6 @@
 import AccelerometerIO
 import ArgumentParser
-import Foundation
+import Glibc
 import Logging
 import OrientationCore
 import OrientdConfiguration

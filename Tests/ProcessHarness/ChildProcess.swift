@@ -75,9 +75,30 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Peak resident memory (VmHWM) in MiB, from /proc.
-    public var peakMemoryMiB: Double {
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
-        return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
+    public var peakMemoryMiB: Double { (status("VmHWM") ?? 0) / 1024 }
+
+    /// Resident anonymous memory (RssAnon: heap, stacks, not code) in MiB, from /proc.
+    public var anonymousMemoryMiB: Double { (status("RssAnon") ?? 0) / 1024 }
+
+    public var threadCount: Int { Int(status("Threads") ?? 0) }
+
+    /// Voluntary context switches of every thread alive (each is a wake-up after a sleep or a
+    /// wait), from /proc/PID/task/*/status.
+    public var wakeUps: Int? {
+        let tasks = "/proc/\(pid)/task"
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: tasks), !threads.isEmpty else { return nil }
+        return threads.compactMap { thread in
+            Self.field("voluntary_ctxt_switches", in: (try? String(contentsOfFile: "\(tasks)/\(thread)/status", encoding: .utf8)) ?? "")
+        }.reduce(0) { $0 + Int($1) }
+    }
+
+    /// A number field of /proc/PID/status (kB for the memory ones).
+    public func status(_ name: String) -> Double? {
+        Self.field(name, in: (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? "")
+    }
+
+    private static func field(_ name: String, in status: String) -> Double? {
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return nil }
+        return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Double($0) }
     }
 }

@@ -1,16 +1,17 @@
 import Glibc
 
 /// Counts the times files in one directory are opened, with inotify: how the tests see whether
-/// orientd reads the emulated sensor's sysfs attributes, without touching orientd.
-final class FileAccessCounter {
+/// orientd reads the emulated sensor's sysfs attributes, without touching orientd (and the
+/// benchmark how often each daemon samples it).
+public final class FileAccessCounter {
     private let descriptor: Int32
     private let counted: (String) -> Bool
 
     /// Watches `directory`; only files whose name passes `counted` count.
-    init(directory: String, counting counted: @escaping (String) -> Bool) throws {
+    public init(directory: String, counting counted: @escaping (String) -> Bool) throws {
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0, inotify_add_watch(descriptor, directory, UInt32(IN_OPEN)) >= 0 else {
-            throw TestFailure("cannot watch \(directory) with inotify: \(String(cString: strerror(errno)))")
+            throw EmulationError("cannot watch \(directory) with inotify: \(String(cString: strerror(errno)))")
         }
         self.counted = counted
     }
@@ -18,7 +19,7 @@ final class FileAccessCounter {
     deinit { close(descriptor) }
 
     /// The opens since the last call.
-    func take() -> Int {
+    public func take() -> Int {
         var opens = 0
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {

@@ -1,0 +1,89 @@
+import Glibc
+
+/// A pthread mutex with a condition variable that times its waits on the monotonic clock, so a
+/// change of the wall clock neither shortens nor stretches a sleep.
+final class MonotonicCondition: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+
+    func broadcast() { pthread_cond_broadcast(condition) }
+
+    /// The monotonic time `seconds` from now (nil: never, for an infinite or huge wait).
+    static func deadline(after seconds: Double) -> timespec? {
+        guard seconds.isFinite, seconds < 1e9 else { return nil }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let nanoseconds = Int(now.tv_nsec) + Int((seconds - seconds.rounded(.down)) * 1e9)
+        return timespec(tv_sec: now.tv_sec + Int(seconds) + nanoseconds / 1_000_000_000,
+                        tv_nsec: nanoseconds % 1_000_000_000)
+    }
+
+    /// Waits, with the mutex held, until broadcast or the deadline (nil: no deadline); returns
+    /// false once the deadline has passed.
+    func wait(until deadline: timespec?) -> Bool {
+        guard var deadline else {
+            pthread_cond_wait(condition, mutex)
+            return true
+        }
+        return pthread_cond_timedwait(condition, mutex, &deadline) != ETIMEDOUT
+    }
+}
+
+/// Opens once: `wait` returns when `open` has been called, before or after.
+final class Latch: @unchecked Sendable {
+    private let condition = MonotonicCondition()
+    private var isOpen = false
+
+    func open() {
+        condition.locked {
+            isOpen = true
+            condition.broadcast()
+        }
+    }
+
+    func wait() {
+        condition.locked {
+            while !isOpen { _ = condition.wait(until: nil) }
+        }
+    }
+}
+
+/// A plain pthread mutex.
+final class Lock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    init() { pthread_mutex_init(mutex, nil) }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}
