@@ -2,6 +2,8 @@ import AccelerometerIO
 import ArgumentParser
 import Glibc
 import Logging
+import NIOCore
+import NIOPosix
 import OrientationCore
 import OrientdConfiguration
 import OrientdHub
@@ -113,6 +115,11 @@ struct Orientd: AsyncParsableCommand {
     /// one systemd passed; then opens the sensor, or starts waiting for one; then tells systemd it
     /// is ready and serves until SIGTERM or SIGINT.
     private func serve(_ settings: DaemonSettings, configuration origin: String, logger: Logger) async throws {
+        // One event loop serves thousands of subscribers (scripts/bench-fanout), and lock saves
+        // are rare: every thread more costs memory and wake-ups on a phone.
+        NIOSingletons.groupLoopCountSuggestion = 1
+        NIOSingletons.blockingPoolThreadCountSuggestion = 1
+        _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         // Before anything answers: a signal sent once the socket is up must not kill orientd.
         let signals = await UnixSignalsSequence(trapping: SignalService.trapped)
         let notifier = SystemdNotifier()
@@ -153,7 +160,13 @@ struct Orientd: AsyncParsableCommand {
         // The watchdog follows the main feed (this machine's, when local: is read): another
         // board that hangs is libiio's network timeout's business (5 s), and must not restart
         // the daemon serving everyone else.
-        let heartbeat = notifier.heartbeatInterval.map { SensorPoller.Heartbeat(interval: $0, beat: notifier.heartbeat) }
+        let statusLine = SystemdStatusLine(hub: hubs.main, clients: { server.connectedClients }, notifier: notifier)
+        let heartbeat = notifier.heartbeatInterval.map { interval in
+            SensorPoller.Heartbeat(interval: interval, beat: {
+                notifier.heartbeat()
+                statusLine.refresh()
+            })
+        }
         let events: OutsideEvents
         do {
             events = try openOutsideEvents(settings, demands: [.accelerometer: sensors[0].demand, .light: ambient?.lightDemand,
@@ -200,7 +213,7 @@ struct Orientd: AsyncParsableCommand {
         if server.socketPath != settings.socketPath {
             logger.notice("serving the socket systemd passed, not \(settings.socketPath) (the socket setting); move it with 'systemctl edit orientd.socket'")
         }
-        notifier.ready(status: SystemdStatusService.line(hubs.main.status(clients: 0)))
+        notifier.ready(status: SystemdStatusLine.line(hubs.main.status(clients: 0)))
 
         let (path, required, flags) = (configPath, config != nil, daemonFlags.given + classifierFlags.given)
         let reloader = ConfigurationReloader(path: path, settings: settings, pipelines: pipelines, logger: logger) { () throws(ConfigurationProblems) in
@@ -210,7 +223,6 @@ struct Orientd: AsyncParsableCommand {
             services: zip(sensors, feeds).enumerated().map { index, pair in
                 SampleFeedService(feed: pair.1, uri: pair.0.uri, startedAlready: index == 0, logger: logger)
             } + [StoppingService(events: events, ambient: ambient, notifier: notifier), server,
-                       SystemdStatusService(hub: hubs.main, clients: { server.connectedClients }, notifier: notifier),
                        SignalService(signals: signals, reloader: reloader, logger: logger)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)

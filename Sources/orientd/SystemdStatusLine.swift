@@ -1,0 +1,41 @@
+import NIOConcurrencyHelpers
+import OrientdHub
+import OrientdProtocol
+
+/// Keeps the line `systemctl status orientd` shows (sensor, orientation, clients) up to date
+/// without a timer of its own: it is looked at each time the watchdog is fed, and systemd is told
+/// only when it changed. Under systemd's watchdog that is every few seconds; a daemon started by
+/// hand has no systemd to tell.
+final class SystemdStatusLine: Sendable {
+    private let hub: OrientationHub
+    private let clients: @Sendable () -> Int
+    private let notifier: SystemdNotifier
+    private let last = NIOLockedValueBox("")
+
+    init(hub: OrientationHub, clients: @escaping @Sendable () -> Int, notifier: SystemdNotifier) {
+        self.hub = hub
+        self.clients = clients
+        self.notifier = notifier
+    }
+
+    /// Tells systemd the line if it changed since the last time.
+    func refresh() {
+        let line = Self.line(hub.status(clients: clients()))
+        let changed = last.withLockedValue { last in
+            defer { last = line }
+            return last != line
+        }
+        if changed { notifier.status(line) }
+    }
+
+    /// "landscapeLeft; sensor iio:device0 (accel_3d) at local:, idle; 2 clients"
+    static func line(_ status: StatusResult) -> String {
+        let sensor = status.sensor
+        let clients = "\(status.clients) client\(status.clients == 1 ? "" : "s")"
+        guard sensor.available else {
+            return "waiting for an accelerometer (\(sensor.problem ?? "none found yet")); \(clients)"
+        }
+        let locked = status.locked ? ", rotation locked" : ""
+        return "\(status.orientation.rawValue)\(locked); sensor \(sensor.device) at \(sensor.uri), \(sensor.reading ? "reading" : "idle"); \(clients)"
+    }
+}
