@@ -3,7 +3,6 @@ import ArgumentParser
 import Glibc
 import Logging
 import NIOCore
-import NIOPosix
 import OrientationCore
 import OrientdConfiguration
 import OrientdHub
@@ -119,7 +118,6 @@ struct Orientd: AsyncParsableCommand {
         // are rare: every thread more costs memory and wake-ups on a phone.
         NIOSingletons.groupLoopCountSuggestion = 1
         NIOSingletons.blockingPoolThreadCountSuggestion = 1
-        _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         // Before anything answers: a signal sent once the socket is up must not kill orientd.
         let signals = await UnixSignalsSequence(trapping: SignalService.trapped)
         let notifier = SystemdNotifier()
