@@ -25,6 +25,8 @@ struct ConfigurationReader {
 
     /// Reads one file's bytes (named `file` in problems).
     mutating func read(_ bytes: [UInt8], file: String) {
+        // A byte-order mark, as some editors write; systemd skips it too.
+        let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
         var lines: [Substring] = []
         for (index, raw) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let line = raw.last == UInt8(ascii: "\r") ? raw.dropLast() : raw

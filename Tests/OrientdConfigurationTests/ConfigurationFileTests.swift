@@ -277,6 +277,13 @@ func problems(_ text: String) -> [String] {
         return reader.problems.map(\.description)
     }
 
+    @Test func aByteOrderMarkIsSkipped() {
+        var reader = ConfigurationReader(settings: defaults)
+        reader.read([0xEF, 0xBB, 0xBF] + Array("[Daemon]\nrate=30\n".utf8), file: "bom.conf")
+        #expect(reader.problems.isEmpty)
+        #expect(reader.settings.rate == 30)
+    }
+
     @Test func controlCharactersAreRefusedOnTheirLine() {
         #expect(problems("[Daemon]\nrate=2\u{1B}[2J5\n")
             == ["orientd.conf:2: holds a control character (\\u{1B}); the config file is plain text"])
