@@ -44,13 +44,13 @@ struct ConfigurationReader {
             problems.append(ConfigurationProblem(origin: file, line: yaml.line, reason: yaml.reason))
             return
         }
-        var file = FileReading(file: file)
+        var reading = FileReading(file: file)
         for (index, line) in lines.enumerated() {
-            read(line, number: index + 1, in: &file)
+            read(line, number: index + 1, in: &reading)
         }
-        problems += file.problems
-        if file.unreported > 0 {
-            problems.append(ConfigurationProblem(origin: file.file, line: nil, reason: "\(file.unreported) more problems not shown; fix the ones above first"))
+        problems += reading.problems
+        if reading.unreported > 0 {
+            problems.append(ConfigurationProblem(origin: file, line: nil, reason: "\(reading.unreported) more problems not shown; fix the ones above first"))
         }
     }
 
@@ -118,11 +118,6 @@ struct ConfigurationReader {
     }
 
     private mutating func assign(_ name: String, _ value: String, line: Int, in file: inout FileReading) {
-        let shownName = printableExcerpt(name)
-        if value.count > Self.maximumValueCharacters {
-            file.report(line, "\(shownName): a value of \(value.count) characters; none is longer than \(Self.maximumValueCharacters)")
-            return
-        }
         switch file.place {
         case .refused:
             return
@@ -133,7 +128,7 @@ struct ConfigurationReader {
                 file.report(line, "key=value before any section header; start with [Daemon] or [Classifier]")
             }
         case .device(let id):
-            if let problem = DeviceSection.assign(name, value, id: id, to: &settings.devices[id, default: DeviceSettings()]) {
+            if let problem = Self.tooLong(name, value) ?? DeviceSection.assign(name, value, id: id, to: &settings.devices[id, default: DeviceSettings()]) {
                 file.report(line, problem)
             }
         case .section(let section):
@@ -141,10 +136,16 @@ struct ConfigurationReader {
                 file.report(line, unknownKey(name, in: section))
                 return
             }
-            if let problem = apply(key, value) {
-                file.report(line, "\(key.name): \(problem)")
+            if let problem = Self.tooLong(name, value) ?? apply(key, value).map({ "\(key.name): \($0)" }) {
+                file.report(line, problem)
             }
         }
+    }
+
+    /// Why `value` is refused before it is looked at (and echoed), or nil.
+    private static func tooLong(_ name: String, _ value: String) -> String? {
+        guard value.count > maximumValueCharacters else { return nil }
+        return "\(printableExcerpt(name)): a value of \(value.count) characters; none is longer than \(maximumValueCharacters)"
     }
 
     /// Stores one assignment; returns why it was refused, or nil.
