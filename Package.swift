@@ -16,7 +16,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // C libraries from Debian, found with pkg-config.
@@ -56,9 +55,9 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
-        // The config file (YAML, read with Yams) and the table of every setting it and the flags share.
+        // The config file (INI like systemd's, with drop-ins) and the table of every setting it and the flags share.
         .target(name: "OrientdConfiguration", dependencies: [
-            "AccelerometerIO", "OrientationCore", "Yams",
+            "AccelerometerIO", "OrientationCore",
             .product(name: "Logging", package: "swift-log"),
         ]),
 

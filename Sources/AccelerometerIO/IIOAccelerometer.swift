@@ -48,7 +48,7 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         self.device = device
         canCapture = context.isBufferCapable(device)
 
-        let configured = configuredMatrix.map { MountMatrixCandidate(source: "config file devices.\($0.key).mount-matrix", text: $0.matrix.description) }
+        let configured = configuredMatrix.map { MountMatrixCandidate(source: "config file [Device \"\($0.key)\"] mount-matrix", text: $0.matrix.description) }
         let matrix = MountMatrixSelection(choosingFrom: (configured.map { [$0] } ?? []) + Self.mountMatrixCandidates(for: device, in: context))
         for rejected in matrix.rejected {
             logger.warning("ignoring malformed mount matrix from \(rejected.source): '\(printableExcerpt(rejected.text.trimmingBlanks(), limit: 80))' (\(rejected.error)); trying the next source")

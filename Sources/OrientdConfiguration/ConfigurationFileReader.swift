@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 
-/// Reads the config file without ever waiting or reading without bound: whatever `--config`
+/// Reads a config file (the main one or a drop-in) without ever waiting or reading without bound: whatever `--config`
 /// names (a FIFO with no writer, a device, a directory, a huge log), orientd answers at once.
 /// A symbolic link is followed (an /etc/orientd.conf managed elsewhere is common), but what it
 /// leads to must be a regular file of at most `maximumBytes`; /dev/null reads as an empty file.
@@ -70,7 +70,7 @@ enum ConfigurationFileReader {
     private static func check(_ status: stat, path: String, maximumBytes: Int) throws(ConfigurationProblem) {
         let kind = status.st_mode & S_IFMT
         guard kind == S_IFREG else {
-            throw ConfigurationProblem(origin: path, line: nil, reason: "not a regular file but \(describe(kind: kind)); name the YAML config file itself")
+            throw ConfigurationProblem(origin: path, line: nil, reason: "not a regular file but \(describe(kind: kind)); a config file is a regular file or a link to one")
         }
         guard status.st_size <= maximumBytes else { throw tooLarge(path, maximumBytes: maximumBytes) }
     }

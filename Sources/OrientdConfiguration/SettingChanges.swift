@@ -4,7 +4,7 @@ extension SettingKey {
     /// it serves, the rate, the lock's file and group) wait for a restart.
     public var appliesLive: Bool { section == .classifier || name == "log-level" }
 
-    /// The key as a config file spells its place: "rate", "classifier.settle-ms".
+    /// The key with its section unless that is [Daemon], for a log line: "rate", "classifier.settle-ms".
     public var qualifiedName: String { section == .classifier ? "classifier.\(name)" : name }
 }
 

@@ -1,4 +1,3 @@
-import Foundation
 import Logging
 import OrientationCore
 
@@ -7,10 +6,18 @@ import OrientationCore
 /// is the single source for the file reader, the flags, `--print-config` and the documentation.
 public struct SettingKey: Sendable {
     public enum Section: String, Sendable, CaseIterable {
-        /// Top-level keys: how the daemon reads and serves.
+        /// Keys under `[Daemon]`: how the daemon reads and serves.
         case daemon
-        /// Keys under `classifier:`: the constants of the orientation judge.
+        /// Keys under `[Classifier]`: the constants of the orientation judge.
         case classifier
+
+        /// The section's name in the config file: `Daemon`, written `[Daemon]`.
+        public var title: String {
+            switch self {
+            case .daemon: "Daemon"
+            case .classifier: "Classifier"
+            }
+        }
     }
 
     public let name: String
@@ -18,7 +25,8 @@ public struct SettingKey: Sendable {
     public let summary: String
     /// What a valid value looks like, in words ("milliseconds, 0 to 5000").
     public let accepts: String
-    /// Whether the config file may give a list (a YAML sequence); its items are joined with commas.
+    /// Whether the config file may give a list: each assignment of the key adds to it, an empty
+    /// one clears it. The items are handed to the key joined with commas.
     public var takesList = false
     private let store: @Sendable (String, inout DaemonSettings) -> String?
     private let read: @Sendable (DaemonSettings) -> SettingText
@@ -37,17 +45,11 @@ public struct SettingKey: Sendable {
     public static func named(_ name: String) -> SettingKey? { all.first { $0.name == name } }
 }
 
-/// A value as text, and whether YAML needs it quoted.
+/// A value as text, as the config file and the flags write it; `isString` tells text from numbers
+/// and switches.
 public struct SettingText: Equatable, Sendable {
     public let text: String
     public let isString: Bool
-
-    /// Written into YAML: strings double-quoted (so "local:" stays a string), numbers bare.
-    public var yaml: String {
-        guard isString else { return text }
-        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        return "\"\(escaped)\""
-    }
 }
 
 extension SettingKey {
@@ -136,15 +138,15 @@ extension SettingKey {
               "Without a reliable reading for this long, the orientation becomes unknown."),
     ]
 
-    /// One URI, or several separated by commas (a list in the file, a repeated flag); the first
+    /// One URI, or several separated by commas (a repeated key in the file, a repeated flag); the first
     /// one's display accelerometer drives the screen.
     private static let uriList: SettingKey = {
         var key = SettingKey(
             name: "uri", section: .daemon,
-            summary: "libiio contexts to read: 'local:' for this machine, 'ip:HOST[:PORT]' for a board running iiod. Several may be given (repeat the flag, or a list in the file); the display accelerometer of local: (else of the first) drives the screen.",
+            summary: "libiio contexts to read: 'local:' for this machine, 'ip:HOST[:PORT]' for a board running iiod. Several may be given (repeat the flag, or the key in the file; an empty uri= clears the list); the display accelerometer of local: (else of the first) drives the screen.",
             accepts: "libiio URIs",
             store: { text, settings in
-                let uris = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                let uris = text.split(separator: ",").map { String(trimmingBlanks($0)) }
                 if uris.isEmpty { return "expected at least one URI, 'local:' or 'ip:HOST[:PORT]'" }
                 for uri in uris where !(uri == "local:" || (uri.hasPrefix("ip:") && uri.count > 3)) {
                     return "expected 'local:' or 'ip:HOST[:PORT]', got '\(uri)'"

@@ -32,11 +32,11 @@ struct Orientd: AsyncParsableCommand {
         version: version)
 
     @Option(help: ArgumentHelp(
-        "Config file to read (YAML; see docs/configuration.md). Flags override it. (default: \(ConfigurationFile.defaultPath), if it exists)",
+        "Config file to read (INI like systemd's: [Daemon] and [Classifier] sections of key=value lines; see docs/configuration.md), then its drop-ins (PATH.d/*.conf, in order of name). Flags override them. (default: \(ConfigurationFile.defaultPath), if it exists)",
         valueName: "path"))
     var config: String?
 
-    @Flag(help: "Print the configuration in effect (defaults, then the config file, then flags) as a commented config file, and exit. Checks a config file without starting.")
+    @Flag(help: "Print the configuration in effect (defaults, then the config file and its drop-ins, then flags) as a commented config file, and exit. Checks a config file without starting.")
     var printConfig = false
 
     @Option(help: ArgumentHelp(
@@ -47,10 +47,10 @@ struct Orientd: AsyncParsableCommand {
     @Flag(help: "With --replay: play the trace as fast as possible instead of in real time.")
     var fast = false
 
-    @OptionGroup(title: "Daemon (also config-file keys)")
+    @OptionGroup(title: "Daemon (also config-file keys, under [Daemon])")
     var daemonFlags: DaemonFlags
 
-    @OptionGroup(title: "Classifier (also config-file keys, under 'classifier:')")
+    @OptionGroup(title: "Classifier (also config-file keys, under [Classifier])")
     var classifierFlags: ClassifierFlags
 
     func validate() throws {
@@ -82,7 +82,7 @@ struct Orientd: AsyncParsableCommand {
         }
     }
 
-    /// Defaults, then the config file, then flags; every problem in either is collected.
+    /// Defaults, then the config file and its drop-ins, then flags; every problem in any is collected.
     /// The file named by --config, else the default one.
     private var configPath: String { config ?? ConfigurationFile.defaultPath }
 

@@ -1,20 +1,19 @@
-import Foundation
 import AccelerometerIO
 import OrientationCore
-import OrientdConfiguration
+@testable import OrientdConfiguration
 import Testing
 
-private let defaults = DaemonSettings(socketPath: "/run/orientd.sock")
+let defaults = DaemonSettings(socketPath: "/run/orientd.sock")
 
 /// Reads `text` as the file "orientd.conf" over the defaults.
-private func read(_ text: String) throws(ConfigurationProblems) -> DaemonSettings {
+func read(_ text: String) throws(ConfigurationProblems) -> DaemonSettings {
     var settings = defaults
     try ConfigurationFile.apply(text: text, file: "orientd.conf", to: &settings)
     return settings
 }
 
 /// The problems reading `text` reports, as "file:line: reason" lines.
-private func problems(_ text: String) -> [String] {
+func problems(_ text: String) -> [String] {
     do {
         _ = try read(text)
         return []
@@ -26,21 +25,23 @@ private func problems(_ text: String) -> [String] {
 @Suite struct ConfigurationFileTests {
     @Test func anEmptyOrCommentOnlyFileKeepsTheDefaults() throws {
         #expect(try read("") == defaults)
-        #expect(try read("# nothing set\n\n") == defaults)
-        #expect(try read("classifier:\n") == defaults)
+        #expect(try read("# nothing set\n; nor here\n\n   \n") == defaults)
+        #expect(try read("[Classifier]\n") == defaults)
+        #expect(try read("[Daemon]\n#rate=50\n[Classifier]\n").rate == 25)
     }
 
     @Test func valuesAreReadIntoTheirSettings() throws {
         let settings = try read("""
-            uri: "ip:192.0.2.7:30431"
-            socket: /run/user/1000/orientd.sock
-            rate: 25
-            max-clients: 16
-            log-level: debug
-            classifier:
-              settle-ms: 60
-              hysteresis-degrees: 15.5
-              gravity: 9.81
+            [Daemon]
+            uri=ip:192.0.2.7:30431
+            socket = /run/user/1000/orientd.sock
+            rate= 25
+            max-clients =16
+            \tlog-level\t=\tdebug\t
+            [Classifier]
+            settle-ms=60
+            hysteresis-degrees=15.5
+            gravity=9.81
             """)
         var expected = defaults
         expected.uris = ["ip:192.0.2.7:30431"]
@@ -54,356 +55,265 @@ private func problems(_ text: String) -> [String] {
         #expect(settings == expected)
     }
 
+    /// As in systemd's files: a section may come back, a later assignment wins, CRLF line ends
+    /// and a last line without one are read alike, and '=' in a value is part of it.
+    @Test func laterAssignmentsWinAndSectionsMayRepeat() throws {
+        let settings = try read("[Daemon]\r\nrate=10\r\n[Classifier]\r\nsettle-ms=60\r\n[Daemon]\r\nrate=20\r\nstate-file=/tmp/a=b.json")
+        #expect(settings.rate == 20)
+        #expect(settings.classifier.settleMs == 60)
+        #expect(settings.stateFile == "/tmp/a=b.json")
+    }
+
+    /// `key=` sets the key back to its default, whatever an earlier line said.
+    @Test func anEmptyAssignmentRestoresTheDefault() throws {
+        let settings = try read("[Daemon]\nrate=10\nrate=\nlock-group=adm\nlock-group=\n[Classifier]\nsettle-ms=60\nsettle-ms=\n")
+        #expect(settings == defaults)
+    }
+
     @Test func theTemplateReadsBackToTheSettingsItWasWrittenFrom() throws {
         #expect(try read(ConfigurationTemplate.render(defaults, defaults: defaults)) == defaults)
         var changed = defaults
-        changed.uris = ["ip:board.local"]
-        changed.socketPath = "/tmp/a \"quoted\" name.sock"
+        changed.uris = ["ip:board.local", "local:"]
+        changed.socketPath = "/tmp/a \"quoted\" #name.sock"
         changed.rate = 12.5
+        changed.lockGroup = "adm"
+        changed.sensorProxy = true
+        changed.logLevel = .trace
         changed.classifier.faceDelayMs = 750
         changed.classifier.turnInProgressDegreesPerSecond = 400
         changed.devices = [
             "ip:board.local/accel_3d-base": DeviceSettings(mountMatrix: try MountMatrix(parsing: "0, -1, 0; 1, 0, 0; 0, 0, -1"), location: .base),
             "ip:board.local": DeviceSettings(mountMatrix: try MountMatrix(parsing: "-1, 0, 0; 0, -1, 0; 0, 0, 1")),
+            "local:/accel_3d": DeviceSettings(location: .display),
         ]
-        #expect(try read(ConfigurationTemplate.render(changed, defaults: defaults)) == changed)
+        let printed = ConfigurationTemplate.render(changed, defaults: defaults)
+        #expect(try read(printed) == changed, "\(printed)")
+        // Printed again, the same text: nothing is lost or reordered on the way.
+        #expect(ConfigurationTemplate.render(try read(printed), defaults: defaults) == printed)
     }
 
-    /// A remote board has no udev hwdb on orientd's side: the file gives mount matrices and
-    /// locations, by accelerometer id or by URI; every mistake is reported on its line.
-    @Test func devicesGiveMountMatricesAndLocations() throws {
+    @Test func theTemplateListsEveryKeyOnceInItsSectionAndCommentsOutDefaults() {
+        var changed = defaults
+        changed.rate = 10
+        changed.classifier.settleMs = 90
+        let template = ConfigurationTemplate.render(changed, defaults: defaults)
+        var section = ""
+        var seen: [String: (section: String, commented: Bool)] = [:]
+        for line in template.split(separator: "\n") {
+            if line.hasPrefix("[") { section = String(line) }
+            guard let match = line.wholeMatch(of: /(#?)([a-z][a-z-]*)=(.*)/) else { continue }
+            let name = String(match.2)
+            guard SettingKey.named(name) != nil else { continue }  // the [Device] example
+            #expect(seen[name] == nil, "\(name) twice")
+            seen[name] = (section, !match.1.isEmpty)
+        }
+        for key in SettingKey.all {
+            #expect(seen[key.name]?.section == "[\(key.section.title)]", "\(key.name)")
+            #expect(seen[key.name]?.commented == !["rate", "settle-ms"].contains(key.name), "\(key.name)")
+        }
+        #expect(template.contains("\n[Daemon]\n"))
+        #expect(template.contains("\nrate=10\n"))
+        #expect(template.contains("\nsettle-ms=90\n"))
+        #expect(template.contains("\n#[Device \"ip:192.0.2.7/accel_3d\"]\n"))
+    }
+
+    /// A remote board has no udev hwdb on orientd's side: `[Device "ID"]` sections give mount
+    /// matrices and locations, by accelerometer id or by URI; every mistake is reported on its line.
+    @Test func deviceSectionsGiveMountMatricesAndLocations() throws {
         let settings = try read("""
-            devices:
-              "ip:192.0.2.7/bmc150_accel":
-                mount-matrix: "0, 1, 0; -1, 0, 0; 0, 0, 1"
-                location: base
-              "ip:192.0.2.8":
-                mount-matrix: "-1, 0, 0; 0, -1, 0; 0, 0, 1"
+            [Device "ip:192.0.2.7/bmc150_accel"]
+            mount-matrix=0, 1, 0; -1, 0, 0; 0, 0, 1
+            location=base
+
+            [Device  "ip:192.0.2.8" ]
+            mount-matrix = -1, 0, 0; 0, -1, 0; 0, 0, 1
             """)
         #expect(settings.devices["ip:192.0.2.7/bmc150_accel"] == DeviceSettings(
             mountMatrix: try MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1"), location: .base))
-        #expect(settings.devices["ip:192.0.2.8"]?.mountMatrix == (try MountMatrix(parsing: "-1, 0, 0; 0, -1, 0; 0, 0, 1")))
+        #expect(settings.devices["ip:192.0.2.8"] == DeviceSettings(mountMatrix: try MountMatrix(parsing: "-1, 0, 0; 0, -1, 0; 0, 0, 1")))
+        #expect(settings.devices.count == 2)
         let reported = problems("""
-            devices:
-              "ip:a/accel":
-                mount-matrix: "1, 0; 0, 1"
-                location: lid
-                colour: red
-              "ip:b":
-                location: base
+            [Device "ip:a/accel"]
+            mount-matrix=1, 0; 0, 1
+            location=lid
+            colour=red
+            locaton=base
+            rate=25
+            [Device "ip:b"]
+            location=base
+            [Device]
+            [Device ip:c]
             """)
-        #expect(reported.count == 4, "\(reported)")
-        #expect(reported[0].hasPrefix("orientd.conf:3: devices.ip:a/accel.mount-matrix: "))
-        #expect(reported[1] == "orientd.conf:4: devices.ip:a/accel.location: expected display or base, got 'lid'")
-        #expect(reported[2] == "orientd.conf:5: devices.ip:a/accel: unknown key 'colour'; known keys: mount-matrix, location")
-        #expect(reported[3].hasPrefix("orientd.conf:7: devices.ip:b.location: a location belongs to one accelerometer"))
+        #expect(reported.count == 8, "\(reported)")
+        #expect(reported[0].hasPrefix("orientd.conf:2: mount-matrix: "))
+        #expect(reported[1] == "orientd.conf:3: location: expected display or base, got 'lid'")
+        #expect(reported[2] == "orientd.conf:4: unknown key 'colour' in [Device \"ip:a/accel\"]; known keys: mount-matrix, location")
+        #expect(reported[3] == "orientd.conf:5: unknown key 'locaton' in [Device \"ip:a/accel\"]; did you mean 'location'?")
+        #expect(reported[4] == "orientd.conf:6: 'rate' belongs under [Daemon], not in a [Device] section")
+        #expect(reported[5].hasPrefix("orientd.conf:8: location: a location belongs to one accelerometer"))
+        #expect(reported[6].hasPrefix("orientd.conf:9: [Device] names its accelerometer by id in quotes"))
+        #expect(reported[7].hasPrefix("orientd.conf:10: after the section name comes one name in double quotes"))
     }
 
-    @Test func theTemplateListsEveryKeyOnceAndCommentsOutDefaults() {
-        var changed = defaults
-        changed.rate = 10
-        let template = ConfigurationTemplate.render(changed, defaults: defaults)
-        for key in SettingKey.all {
-            let lines = template.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-                $0.hasPrefix("\(key.name):") || $0.hasPrefix("#\(key.name):")
-            }
-            #expect(lines.count == 1, "\(key.name)")
-            #expect(lines.first?.hasPrefix("#") == (key.name != "rate"), "\(key.name)")
-        }
-        #expect(template.contains("\nrate: 10\n"))
+    /// A later section for the same accelerometer (in the same file or a drop-in) changes the keys
+    /// it gives and keeps the others; an empty value forgets one.
+    @Test func aDeviceSectionGivenAgainChangesOnlyItsKeys() throws {
+        let settings = try read("""
+            [Device "ip:a/accel"]
+            mount-matrix=0, 1, 0; -1, 0, 0; 0, 0, 1
+            location=base
+            [Device "ip:a/accel"]
+            location=display
+            [Device "ip:b/accel"]
+            location=base
+            [Device "ip:b/accel"]
+            location=
+            """)
+        #expect(settings.devices["ip:a/accel"] == DeviceSettings(mountMatrix: try MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1"), location: .display))
+        #expect(settings.devices["ip:b/accel"] == DeviceSettings())
     }
 
     @Test func anUnknownKeyIsNamedWithItsLineAndANearGuess() {
-        #expect(problems("rate: 25\nrat: 30\n") == ["orientd.conf:2: unknown key 'rat'; did you mean 'rate'?"])
-        #expect(problems("classifier:\n  settle-msec: 60\n")
-            == ["orientd.conf:2: unknown key 'settle-msec' under 'classifier:'; did you mean 'settle-ms'?"])
-        #expect(problems("colour: blue\n").first?.hasPrefix("orientd.conf:1: unknown key 'colour'; known keys: uri, socket") == true)
+        #expect(problems("[Daemon]\nrate=25\nrat=30\n") == ["orientd.conf:3: unknown key 'rat' in [Daemon]; did you mean 'rate'?"])
+        #expect(problems("[Classifier]\nsettle-msec=60\n")
+            == ["orientd.conf:2: unknown key 'settle-msec' in [Classifier]; did you mean 'settle-ms'?"])
+        #expect(problems("[Daemon]\ncolour=blue\n").first?.hasPrefix("orientd.conf:2: unknown key 'colour' in [Daemon]; known keys: uri, socket") == true)
     }
 
     @Test func aKeyInTheWrongSectionSaysWhereItBelongs() {
-        #expect(problems("settle-ms: 60\n") == ["orientd.conf:1: 'settle-ms' belongs under 'classifier:'"])
-        #expect(problems("classifier:\n  rate: 25\n")
-            == ["orientd.conf:2: 'rate' is a top-level key, not one under 'classifier:'"])
+        #expect(problems("[Daemon]\nsettle-ms=60\n") == ["orientd.conf:2: 'settle-ms' belongs under [Classifier], not [Daemon]"])
+        #expect(problems("[Classifier]\nrate=25\n") == ["orientd.conf:2: 'rate' belongs under [Daemon], not [Classifier]"])
+        #expect(problems("[Daemon]\nlocation=base\n")
+            == ["orientd.conf:2: 'location' belongs under [Device \"ID\"], naming the accelerometer"])
     }
 
-    @Test func aBadValueIsRefusedWithTheReason() {
-        #expect(problems("rate: fast\n") == ["orientd.conf:1: rate: expected polls per second from 1 to 1000, got 'fast'"])
-        #expect(problems("rate: 0\n") == ["orientd.conf:1: rate: expected polls per second from 1 to 1000, got '0'"])
-        #expect(problems("rate: .nan\n") == ["orientd.conf:1: rate: expected polls per second from 1 to 1000, got '.nan'"])
-        #expect(problems("classifier:\n  settle-ms: -5\n")
-            == ["orientd.conf:2: classifier.settle-ms: expected milliseconds from 0 to 5000, got '-5'"])
-        #expect(problems("max-clients: 2.5\n")
-            == ["orientd.conf:1: max-clients: expected a whole number from 1 to 1000000, got '2.5'"])
-        #expect(problems("log-level: loud\n").first?.hasPrefix("orientd.conf:1: log-level: expected one of trace, debug, info") == true)
-        #expect(problems("socket: orientd.sock\n") == ["orientd.conf:1: socket: expected an absolute path, got 'orientd.sock'"])
-        #expect(problems("uri: usb\n") == ["orientd.conf:1: uri: expected 'local:' or 'ip:HOST[:PORT]', got 'usb'"])
+    @Test func aKeyBeforeAnySectionIsRefused() {
+        #expect(problems("# settings\nrate=25\n") == ["orientd.conf:2: 'rate' comes before any section; put it under [Daemon]"])
+        #expect(problems("settle-ms=60\n") == ["orientd.conf:1: 'settle-ms' comes before any section; put it under [Classifier]"])
+        #expect(problems("colour=blue\n") == ["orientd.conf:1: key=value before any section header; start with [Daemon] or [Classifier]"])
+    }
+
+    /// An unknown section is named once, with a guess; its keys are not reported one by one.
+    @Test func anUnknownSectionIsRefusedWithAGuess() {
+        #expect(problems("[daemon]\nrate=25\nrat=30\n") == ["orientd.conf:1: unknown section [daemon]; did you mean [Daemon]?"])
+        #expect(problems("[Devices]\n") == ["orientd.conf:1: unknown section [Devices]; did you mean [Device \"ID\"]?"])
+        #expect(problems("[Network]\n")
+            == ["orientd.conf:1: unknown section [Network]; known sections: [Daemon], [Classifier], [Device \"ID\"]"])
+        #expect(problems("[Daemon \"x\"]\n") == ["orientd.conf:1: [Daemon] takes no name in quotes; only [Device \"ID\"] does"])
+    }
+
+    @Test func aLineThatIsNoneOfTheFormsIsRefused() {
+        #expect(problems("[Daemon]\nrate 25\n")
+            == ["orientd.conf:2: expected key=value, a [Section] header or a comment (# or ;), got 'rate 25'"])
+        #expect(problems("[Daemon]\n=25\n") == ["orientd.conf:2: expected a key name before '=', got '=25'"])
+        #expect(problems("[Daemon\n").first?.hasPrefix("orientd.conf:1: a section header ends with ']'") == true)
+        #expect(problems("[Device \"a\"b\"]\n") == ["orientd.conf:1: a quoted name holds no '\"'; got '[Device \"a\"b\"]'"])
+    }
+
+    @Test func aBadValueIsRefusedWithWhatIsAccepted() {
+        #expect(problems("[Daemon]\nrate=fast\n") == ["orientd.conf:2: rate: expected polls per second from 1 to 1000, got 'fast'"])
+        #expect(problems("[Daemon]\nrate=0\n") == ["orientd.conf:2: rate: expected polls per second from 1 to 1000, got '0'"])
+        #expect(problems("[Daemon]\nrate=25 # fast\n") == ["orientd.conf:2: rate: expected polls per second from 1 to 1000, got '25 # fast'"])
+        #expect(problems("[Classifier]\nsettle-ms=-5\n") == ["orientd.conf:2: settle-ms: expected milliseconds from 0 to 5000, got '-5'"])
+        #expect(problems("[Daemon]\nmax-clients=2.5\n") == ["orientd.conf:2: max-clients: expected a whole number from 1 to 1000000, got '2.5'"])
+        #expect(problems("[Daemon]\nlog-level=loud\n").first?.hasPrefix("orientd.conf:2: log-level: expected one of trace, debug, info") == true)
+        #expect(problems("[Daemon]\nsocket=orientd.sock\n") == ["orientd.conf:2: socket: expected an absolute path, got 'orientd.sock'"])
+        #expect(problems("[Daemon]\nsensor-proxy=yes\n") == ["orientd.conf:2: sensor-proxy: expected true or false, got 'yes'"])
+        // Quotes are not INI syntax: a quoted value is taken as written, and refused.
+        #expect(problems("[Daemon]\nuri=\"local:\"\n") == ["orientd.conf:2: uri: expected 'local:' or 'ip:HOST[:PORT]', got '\"local:\"'"])
     }
 
     @Test func numbersAreDecimalsOnly() throws {
-        #expect(try read("max-clients: 1e3\n").maxClients == 1000)
-        #expect(try read("rate: 12.5\n").rate == 12.5)
-        for text in ["0x10", "inf", "1_000", "12,5", "25 Hz"] {
-            #expect(problems("rate: \(text)\n").count == 1, "\(text)")
+        #expect(try read("[Daemon]\nmax-clients=1e3\n").maxClients == 1000)
+        #expect(try read("[Daemon]\nrate=12.5\n").rate == 12.5)
+        for text in ["0x10", "inf", ".nan", "1_000", "12,5", "25 Hz"] {
+            #expect(problems("[Daemon]\nrate=\(text)\n").count == 1, "\(text)")
         }
-        #expect(problems("uri: \"usb:\"\n") == ["orientd.conf:1: uri: expected 'local:' or 'ip:HOST[:PORT]', got 'usb:'"])
     }
 
-    /// Several contexts: a YAML list, or one string with commas (what repeated flags become).
-    @Test func severalURIs() throws {
-        #expect(try read("uri: [\"local:\", \"ip:192.0.2.7\"]\n").uris == ["local:", "ip:192.0.2.7"])
-        #expect(try read("uri:\n  - \"local:\"\n  - \"ip:board:30431\"\n").uris == ["local:", "ip:board:30431"])
-        #expect(try read("uri: \"ip:a, ip:b\"\n").uris == ["ip:a", "ip:b"])
-        #expect(problems("uri: [\"local:\", \"usb:\"]\n") == ["orientd.conf:1: uri: expected 'local:' or 'ip:HOST[:PORT]', got 'usb:'"])
-        #expect(problems("uri: [\"ip:a\", \"ip:a\"]\n") == ["orientd.conf:1: uri: 'ip:a' is given twice; each context is read once"])
-        #expect(problems("uri: []\n") == ["orientd.conf:1: uri: expected a list of libiio URIs, got a list"])
+    /// A repeated list key adds to the list, `uri=` empties it (the default then applies unless
+    /// more follow), and one line may hold several URIs separated by commas, as the flags do.
+    @Test func aRepeatedListKeyAppendsAndAnEmptyOneResets() throws {
+        #expect(try read("[Daemon]\nuri=ip:192.0.2.7\n").uris == ["ip:192.0.2.7"])
+        #expect(try read("[Daemon]\nuri=local:\nuri=ip:192.0.2.7\n").uris == ["local:", "ip:192.0.2.7"])
+        #expect(try read("[Daemon]\nuri=ip:a\nuri=\nuri=ip:b\n").uris == ["ip:b"])
+        #expect(try read("[Daemon]\nuri=ip:a\nuri=\n").uris == ["local:"])
+        #expect(try read("[Daemon]\nuri=ip:a, ip:b\nuri=ip:c\n").uris == ["ip:a", "ip:b", "ip:c"])
+        #expect(problems("[Daemon]\nuri=local:\nuri=usb:\n") == ["orientd.conf:3: uri: expected 'local:' or 'ip:HOST[:PORT]', got 'usb:'"])
+        #expect(problems("[Daemon]\nuri=ip:a\nuri=ip:a\n") == ["orientd.conf:3: uri: 'ip:a' is given twice; each context is read once"])
         var settings = defaults
         try settings.apply(flags: [("uri", "local:,ip:127.0.0.1:30431")])
         #expect(settings.uris == ["local:", "ip:127.0.0.1:30431"])
     }
 
-    @Test func aValueOnLaterLinesIsReportedOnItsKeysLine() {
-        #expect(problems("classifier:\n  settle-ms: |\n    lots\n")
-            == ["orientd.conf:2: classifier.settle-ms: expected milliseconds from 0 to 5000, got 'lots\n'"])
-    }
-
     @Test func keysThatDefeatEachOtherAtThisRateAreNamed() throws {
         #expect(defaults.conflicts.isEmpty)
-        let slow = try read("rate: 1\n")
+        let slow = try read("[Daemon]\nrate=1\n")
         #expect(slow.conflicts.map(\.description) == [
             "configuration: filter-reset-gap-ms (1000) must be longer than two polls at rate 1 (2000 ms), or every sample restarts the filter",
             "configuration: stale-after-ms (2000) must be longer than two polls at rate 1 (2000 ms), or one slow read makes the orientation unknown",
             "configuration: swing-window-ms (300) must be at least one poll at rate 1 (1000 ms), or no swing is ever seen",
         ])
-        #expect(try read("rate: 1\nclassifier:\n  filter-reset-gap-ms: 2500\n  stale-after-ms: 5000\n  swing-window-ms: 1000\n").conflicts.isEmpty)
-    }
-
-    @Test func aMissingOrStructuredValueIsRefused() {
-        #expect(problems("rate:\n") == ["orientd.conf:1: rate: expected polls per second, 1 to 1000, got nothing"])
-        #expect(problems("rate: [1, 2]\n") == ["orientd.conf:1: rate: expected polls per second, 1 to 1000, got a list"])
-        #expect(problems("classifier: 5\n")
-            == ["orientd.conf:1: 'classifier' holds the judge's keys, one per line, indented under it; got '5'"])
-        #expect(problems("- rate\n- 25\n") == ["orientd.conf:1: expected 'key: value' lines, got a list"])
-    }
-
-    @Test func brokenYAMLGivesTheLineOfTheBreak() throws {
-        let reported = problems("rate: 25\nclassifier:\n  settle-ms: 60\n    face-delay-ms: 10\n")
-        #expect(reported.count == 1)
-        #expect(reported.first?.hasPrefix("orientd.conf:4: not valid YAML: ") == true)
-        // An unquoted "local:" is YAML for a nested key; the line says so rather than guess.
-        let unquoted = problems("uri: local:\n")
-        #expect(unquoted.count == 1)
-        #expect(unquoted.first?.hasPrefix("orientd.conf:1: ") == true)
-    }
-
-    @Test func aKeyGivenTwiceIsRefused() {
-        #expect(problems("rate: 25\nrate: 30\n") == ["orientd.conf:1: 'rate' given more than once; keep one"])
-    }
-
-    /// "Billion laughs": nine anchors, each a list of nine aliases of the one before, the last
-    /// used as a mapping key. Composing it hashes 9^9 nodes; it is refused before that, at once.
-    @Test func anAliasBombIsRefusedBeforeItIsExpanded() {
-        var lines = [#"a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]"#]
-        let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
-        for (previous, name) in zip(names, names.dropFirst()) {
-            lines.append("\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 9).joined(separator: ", ") + "]")
-        }
-        lines += ["? *i", ": boom"]
-        let started = ContinuousClock.now
-        let reported = problems(lines.joined(separator: "\n") + "\n")
-        // Milliseconds in fact; before the check, minutes at 100 % CPU.
-        #expect(ContinuousClock.now - started < .seconds(10))
-        #expect(reported.first == "orientd.conf:1: '&a' is a YAML anchor; orientd's config takes no anchors or aliases: write the value out")
-        #expect(reported.count == 6)
-        #expect(reported.last == "orientd.conf: 77 more anchors or aliases; the config has no use for any")
-    }
-
-    @Test func anchorsAndAliasesAreRefusedWithTheirLines() {
-        #expect(problems("rate: &r 25\nclassifier:\n  settle-ms: *r\n") == [
-            "orientd.conf:1: '&r' is a YAML anchor; orientd's config takes no anchors or aliases: write the value out",
-            "orientd.conf:3: '*r' is a YAML alias; orientd's config takes no anchors or aliases: write the value out",
-        ])
-        // An alias with no anchor is refused the same way, not as Yams' "undefined alias".
-        #expect(problems("rate: *nowhere\n")
-            == ["orientd.conf:1: '*nowhere' is a YAML alias; orientd's config takes no anchors or aliases: write the value out"])
-    }
-
-    /// '*' and '&' inside quotes, comments and block scalars are text, not references.
-    @Test func starsAndAmpersandsInTextAreNotReferences() throws {
-        let settings = try read("""
-            socket: "/tmp/*a &b.sock"   # *c &d
-            state-file: '/tmp/&x/*'
-            uri: ip:a*b&c
-            """)
-        #expect(settings.socketPath == "/tmp/*a &b.sock")
-        #expect(settings.stateFile == "/tmp/&x/*")
-        #expect(settings.uris == ["ip:a*b&c"])
-        #expect(problems("classifier:\n  settle-ms: |\n    *lots &more\n")
-            == ["orientd.conf:2: classifier.settle-ms: expected milliseconds from 0 to 5000, got '*lots &more\n'"])
+        #expect(try read("[Daemon]\nrate=1\n[Classifier]\nfilter-reset-gap-ms=2500\nstale-after-ms=5000\nswing-window-ms=1000\n").conflicts.isEmpty)
     }
 
     @Test func everyProblemIsReportedAndNothingIsApplied() {
         var settings = defaults
         #expect(throws: ConfigurationProblems.self) {
-            try ConfigurationFile.apply(text: "rate: 25\nrat: 3\nclassifier:\n  settle-ms: lots\n", file: "f", to: &settings)
+            try ConfigurationFile.apply(text: "[Daemon]\nrate=20\nrat=3\n[Classifier]\nsettle-ms=lots\n", file: "f", to: &settings)
         }
         #expect(settings == defaults)
-        #expect(problems("rat: 3\nclassifier:\n  settle-ms: lots\n").map { $0.split(separator: ":").prefix(2).joined(separator: ":") }
-            == ["orientd.conf:1", "orientd.conf:3"])
+        #expect(problems("[Daemon]\nrat=3\n[Classifier]\nsettle-ms=lots\n").map { $0.split(separator: ":").prefix(2).joined(separator: ":") }
+            == ["orientd.conf:2", "orientd.conf:4"])
     }
 }
 
-@Suite struct ConfigurationFileOnDiskTests {
-    func temporaryFile(_ contents: Data) throws -> String {
-        let path = NSTemporaryDirectory() + "orientd-config-\(UUID().uuidString).conf"
-        try contents.write(to: URL(fileURLWithPath: path))
-        return path
+/// Whatever bytes a file holds, it is refused with a line and a reason, never a crash, and a
+/// file of garbage is reported by its first problems, not one line each.
+@Suite struct ConfigurationGarbageTests {
+    private func problemsOfBytes(_ bytes: [UInt8]) -> [String] {
+        var reader = ConfigurationReader(settings: defaults)
+        reader.read(bytes, file: "g.conf")
+        return reader.problems.map(\.description)
     }
 
-    @Test func aMissingDefaultFileMeansDefaults() throws {
-        var settings = defaults
-        let read = try ConfigurationFile.apply(path: "/nonexistent/orientd.conf", required: false, to: &settings)
-        #expect(!read)
-        #expect(settings == defaults)
+    @Test func aByteOrderMarkIsSkipped() {
+        var reader = ConfigurationReader(settings: defaults)
+        reader.read([0xEF, 0xBB, 0xBF] + Array("[Daemon]\nrate=30\n".utf8), file: "bom.conf")
+        #expect(reader.problems.isEmpty)
+        #expect(reader.settings.rate == 30)
     }
 
-    @Test func aMissingExplicitFileIsAnError() {
-        var settings = defaults
-        #expect {
-            try ConfigurationFile.apply(path: "/nonexistent/orientd.conf", required: true, to: &settings)
-        } throws: { error in
-            (error as? ConfigurationProblems)?.description == "/nonexistent/orientd.conf: no such file"
+    @Test func controlCharactersAreRefusedOnTheirLine() {
+        #expect(problems("[Daemon]\nrate=2\u{1B}[2J5\n")
+            == ["orientd.conf:2: holds a control character (\\u{1B}); the config file is plain text"])
+        #expect(problems("[Daemon]\nrate=25\0\n") == ["orientd.conf:2: holds a NUL byte; is this the config file?"])
+    }
+
+    @Test func aHugeLineIsRefusedWithoutEchoingIt() {
+        let reported = problems("[Daemon]\nstate-file=/" + String(repeating: "x", count: 60_000) + "\n")
+        #expect(reported == ["orientd.conf:2: state-file: a value of 60001 characters; none is longer than 1024"])
+        let key = problems("[Daemon]\n" + String(repeating: "k", count: 60_000) + "=1\n")
+        #expect(key.count == 1 && key[0].count < 500, "\(key.first?.prefix(500) ?? "")")
+    }
+
+    @Test func garbageIsReportedByItsFirstProblems() {
+        #expect(problemsOfBytes([0x5B, 0x44, 0xFF, 0xFE, 0x0A]) == ["g.conf:1: not UTF-8 text; is this the config file?"])
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            let bytes = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let reported = problemsOfBytes(bytes)
+            #expect(!reported.isEmpty)
+            #expect(reported.count <= 21)
         }
-    }
-
-    @Test func aFileIsReadWithItsPathInProblems() throws {
-        let path = try temporaryFile(Data("rate: 20\nclassifier:\n  face-delay-ms: x\n".utf8))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        var settings = defaults
-        #expect {
-            try ConfigurationFile.apply(path: path, required: true, to: &settings)
-        } throws: { error in
-            (error as? ConfigurationProblems)?.description
-                == "\(path):3: classifier.face-delay-ms: expected milliseconds from 0 to 10000, got 'x'"
+        // Text made of the format's own characters: whatever it parses to, at most 20 problems and a count.
+        let alphabet = Array("[]=#;:\"- \tabcDevice\n\r-".utf8)
+        for _ in 0..<200 {
+            let bytes = (0..<2048).map { _ in alphabet.randomElement(using: &generator)! }
+            #expect(problemsOfBytes(bytes).count <= 21)
         }
-    }
-
-    @Test func aHugeOrBinaryFileIsRefusedWithoutReadingItAll() throws {
-        let huge = try temporaryFile(Data(repeating: UInt8(ascii: "#"), count: 1 << 20))
-        let binary = try temporaryFile(Data([0xff, 0xfe, 0x00, 0x80]))
-        defer {
-            try? FileManager.default.removeItem(atPath: huge)
-            try? FileManager.default.removeItem(atPath: binary)
-        }
-        var settings = defaults
-        #expect {
-            try ConfigurationFile.apply(path: huge, required: true, to: &settings)
-        } throws: { error in
-            (error as? ConfigurationProblems)?.description == "\(huge): larger than 64 KiB; is this the config file?"
-        }
-        #expect {
-            try ConfigurationFile.apply(path: binary, required: true, to: &settings)
-        } throws: { error in
-            (error as? ConfigurationProblems)?.description == "\(binary): not UTF-8 text"
-        }
-    }
-}
-
-extension ConfigurationFileOnDiskTests {
-    private func refusal(_ path: String) -> String? {
-        var settings = defaults
-        do {
-            try ConfigurationFile.apply(path: path, required: true, to: &settings)
-            return nil
-        } catch {
-            return error.description
-        }
-    }
-
-    /// Read in-process too: before the check, opening a FIFO with no writer waited for ever.
-    @Test func aFIFOOrADirectoryIsRefusedWithoutWaiting() throws {
-        let fifo = NSTemporaryDirectory() + "orientd-config-\(UUID().uuidString).fifo"
-        #expect(mkfifo(fifo, 0o600) == 0)
-        defer { unlink(fifo) }
-        #expect(refusal(fifo) == "\(fifo): not a regular file but a FIFO (named pipe); name the YAML config file itself")
-        let directory = NSTemporaryDirectory()
-        #expect(refusal(directory) == "\(directory): not a regular file but a directory; name the YAML config file itself")
-    }
-
-    @Test func devNullIsAnEmptyConfigAndALinkIsFollowed() throws {
-        var settings = defaults
-        #expect(try ConfigurationFile.apply(path: "/dev/null", required: true, to: &settings))
-        #expect(settings == defaults)
-
-        let target = try temporaryFile(Data("rate: 20\n".utf8))
-        let link = target + ".link"
-        #expect(symlink(target, link) == 0)
-        defer {
-            unlink(link)
-            unlink(target)
-        }
-        #expect(try ConfigurationFile.apply(path: link, required: true, to: &settings))
-        #expect(settings.rate == 20)
-    }
-
-    /// The size is judged from the file's own metadata before reading: a sparse 1 GiB file is
-    /// refused as quickly as a small one.
-    @Test func aSparseHugeFileIsRefusedBySize() throws {
-        let huge = try temporaryFile(Data())
-        defer { unlink(huge) }
-        #expect(truncate(huge, 1 << 30) == 0)
-        #expect(refusal(huge) == "\(huge): larger than 64 KiB; is this the config file?")
-    }
-}
-
-@Suite struct SettingKeyTests {
-    @Test func namesAreUniqueAndTheDefaultsAreValid() {
-        #expect(Set(SettingKey.all.map(\.name)).count == SettingKey.all.count)
-        for key in SettingKey.all {
-            var settings = defaults
-            #expect(key.apply(key.value(in: defaults).text, to: &settings) == nil, "\(key.name)")
-            #expect(settings == defaults)
-        }
-    }
-
-    @Test func everyClassifierConstantHasAKey() {
-        // Changing one key must change ClassifierSettings, and each key a different constant.
-        var seen: [ClassifierSettings] = []
-        for key in SettingKey.all where key.section == .classifier {
-            var settings = defaults
-            let current = Double(key.value(in: settings).text)!
-            let other = key.apply(String(current + 1), to: &settings) == nil ? current + 1 : current - 1
-            #expect(key.apply(String(other), to: &settings) == nil, "\(key.name)")
-            #expect(settings.classifier != defaults.classifier, "\(key.name)")
-            #expect(!seen.contains(settings.classifier), "\(key.name)")
-            seen.append(settings.classifier)
-        }
-        #expect(Mirror(reflecting: ClassifierSettings()).children.count == seen.count)
-    }
-}
-
-/// What a reload (SIGHUP) applies at once and what waits for a restart.
-@Suite struct SettingChangesTests {
-    @Test func liveKeysApplyAndTheOthersWaitForARestart() throws {
-        var running = defaults
-        running.rate = 50
-        var reloaded = defaults
-        reloaded.rate = 30
-        reloaded.logLevel = .debug
-        reloaded.classifier.faceDelayMs = 3000
-        reloaded.socketPath = "/tmp/other.sock"
-        reloaded.devices["local:"] = DeviceSettings()
-        let changes = SettingChanges(from: running, to: reloaded)
-        #expect(changes.applied == ["log-level debug", "classifier.face-delay-ms 3000"])
-        #expect(changes.needRestart == ["socket", "rate", "devices"])
-        var expected = running
-        expected.logLevel = .debug
-        expected.classifier.faceDelayMs = 3000
-        #expect(changes.inForce == expected)
-        #expect(SettingChanges(from: running, to: running).isEmpty)
-    }
-
-    @Test func everyClassifierKeyAndTheLogLevelApplyLive() {
-        #expect(SettingKey.all.filter(\.appliesLive).map(\.name)
-            == ["log-level"] + SettingKey.all.filter { $0.section == .classifier }.map(\.name))
+        let lines = problems(String(repeating: "garbage\n", count: 5000))
+        #expect(lines.count == 21)
+        #expect(lines.last == "orientd.conf: 4980 more problems not shown; fix the ones above first")
     }
 }

@@ -224,7 +224,7 @@ extension IntegrationTests {
             #expect(config.status == 0, "\(config.standardError)")
             let settings = config.standardOutput.split(separator: "\n")
             // The interface on; polkit asked, as by default (print-config comments out a default).
-            #expect(settings.contains("sensor-proxy: true") && settings.contains("#sensor-proxy-polkit: true"), "\(config.standardOutput)")
+            #expect(settings.contains("sensor-proxy=true") && settings.contains("#sensor-proxy-polkit=true"), "\(config.standardOutput)")
         }
 
         /// The file's text, once an XML parser has read it whole without an error.

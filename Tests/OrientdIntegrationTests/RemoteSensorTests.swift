@@ -103,7 +103,7 @@ extension IntegrationTests {
             #expect(Date().timeIntervalSince(back) < 10)
         }
 
-        /// A board has no udev hwdb on orientd's side: the config file's `devices:` gives its
+        /// A board has no udev hwdb on orientd's side: the config file's `[Device "ID"]` gives its
         /// accelerometer's mount matrix, which orientd applies and reports as the source.
         @Test func aRemoteMountMatrixComesFromTheConfigFile() throws {
             let board = try EmulatedAccelerometer.standard(.portrait)
@@ -112,13 +112,13 @@ extension IntegrationTests {
             let uri = "ip:127.0.0.1:\(port)"
             let config = makeScratchDirectory() + "/orientd.conf"
             // Turns the board's portrait reading (0, -1, 0) into (-1, 0, 0): landscapeLeft.
-            try "uri: \"\(uri)\"\ndevices:\n  \"\(uri)/accel_3d\":\n    mount-matrix: \"0, 1, 0; -1, 0, 0; 0, 0, 1\"\n"
+            try "[Daemon]\nuri=\(uri)\n[Device \"\(uri)/accel_3d\"]\nmount-matrix=0, 1, 0; -1, 0, 0; 0, 0, 1\n"
                 .write(toFile: config, atomically: true, encoding: .utf8)
             let daemon = try Daemon(sensor: nil, arguments: ["--config", config])
             let client = try daemon.client()
             #expect(try client.currentOrientation() == .landscapeLeft, "\(daemon.log)")
             let sensor = try client.call("status")["sensor"]
-            #expect(sensor?["mountMatrixSource"]?.stringValue == "config file devices.\(uri)/accel_3d.mount-matrix")
+            #expect(sensor?["mountMatrixSource"]?.stringValue == "config file [Device \"\(uri)/accel_3d\"] mount-matrix")
         }
 
         /// A board whose accelerometer has scan elements is read through a buffer over iiod: one

@@ -15,11 +15,11 @@ extension IntegrationTests {
         /// `--print-config` refuses the file, naming the line, instead of crashing while printing it.
         @Test func aHugeMountMatrixEntryInTheConfigIsRefusedWithItsLine() throws {
             let config = makeScratchDirectory() + "/orientd.conf"
-            try "devices:\n  \"local:\":\n    mount-matrix: \"1e19, 0, 0; 0, 1, 0; 0, 0, 1\"\n"
+            try "[Device \"local:\"]\nmount-matrix=1e19, 0, 0; 0, 1, 0; 0, 0, 1\n"
                 .write(toFile: config, atomically: true, encoding: .utf8)
             let result = try run("orientd", ["--config", config, "--print-config"])
             #expect(result.status == 78, "exit \(result.status): \(result.standardError)")  // EX_CONFIG, not a crash
-            #expect(result.standardError.contains("\(config):3:"), "\(result.standardError)")
+            #expect(result.standardError.contains("\(config):2:"), "\(result.standardError)")
             #expect(result.standardError.contains("'1e19' is beyond ±1000"), "\(result.standardError)")
         }
 

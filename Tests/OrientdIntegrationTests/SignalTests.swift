@@ -26,13 +26,13 @@ extension IntegrationTests {
         /// need a restart are named, and a file with problems changes nothing and keeps orientd serving.
         @Test func sighupReloadsTheConfigFile() throws {
             let config = makeScratchDirectory() + "/orientd.conf"
-            try "classifier:\n  face-delay-ms: 10000\n".write(toFile: config, atomically: true, encoding: .utf8)
+            try "[Classifier]\nface-delay-ms=10000\n".write(toFile: config, atomically: true, encoding: .utf8)
             let sensor = try EmulatedAccelerometer.standard(.landscapeLeft)
             let daemon = try Daemon(sensor: sensor, arguments: ["--config", config])
             let pid = daemon.process.processIdentifier
             #expect(try daemon.currentOrientation() == "landscapeLeft")
 
-            try "rate: 30\nclassifier:\n  face-delay-ms: 0\n".write(toFile: config, atomically: true, encoding: .utf8)
+            try "[Daemon]\nrate=30\n[Classifier]\nface-delay-ms=0\n".write(toFile: config, atomically: true, encoding: .utf8)
             #expect(kill(pid, SIGHUP) == 0)
             #expect(waitUntil(timeout: 10) { daemon.log.contains("reloaded the configuration") || !daemon.process.isRunning }, "\(daemon.log)")
             #expect(daemon.process.isRunning, "SIGHUP ended orientd")
@@ -41,10 +41,10 @@ extension IntegrationTests {
             sensor.turn(to: .faceUp)
             #expect(waitUntil(timeout: 5, every: 0.05) { (try? daemon.currentOrientation()) == "faceUp" }, "\(daemon.log)")
 
-            try "rat: 30\n".write(toFile: config, atomically: true, encoding: .utf8)
+            try "[Daemon]\nrat=30\n".write(toFile: config, atomically: true, encoding: .utf8)
             #expect(kill(pid, SIGHUP) == 0)
             #expect(waitUntil(timeout: 10) { daemon.log.contains("not reloading the configuration") || !daemon.process.isRunning }, "\(daemon.log)")
-            #expect(daemon.log.contains("\(config):1: unknown key 'rat'; did you mean 'rate'?"), "\(daemon.log)")
+            #expect(daemon.log.contains("\(config):2: unknown key 'rat' in [Daemon]; did you mean 'rate'?"), "\(daemon.log)")
             #expect(daemon.process.isRunning)
             #expect(try daemon.currentOrientation() == "faceUp")
             #expect(daemon.stop() == 0)
