@@ -4,13 +4,13 @@ extension SettingKey {
     /// it serves, the rate, the lock's file and group) wait for a restart.
     public var appliesLive: Bool { section == .classifier || name == "log-level" }
 
-    /// The key with its section unless that is [Daemon], for a log line: "rate", "classifier.settle-ms".
-    public var qualifiedName: String { section == .classifier ? "classifier.\(name)" : name }
+    /// The key with its section unless that is [Daemon], for a log line: "rate", "[Classifier] settle-ms".
+    public var qualifiedName: String { section == .classifier ? "[Classifier] \(name)" : name }
 }
 
 /// What a reloaded configuration changes against the settings in force.
 public struct SettingChanges: Equatable, Sendable {
-    /// Keys whose new value takes effect now, with that value ("classifier.settle-ms 60").
+    /// Keys whose new value takes effect now, with that value ("[Classifier] settle-ms 60").
     public var applied: [String] = []
     /// Keys whose new value waits for a restart.
     public var needRestart: [String] = []

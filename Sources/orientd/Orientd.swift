@@ -73,7 +73,9 @@ struct Orientd: AsyncParsableCommand {
             return
         }
         let logger = DaemonLog.bootstrap(level: settings.logLevel)
-        let origin = configRead ? "configuration from \(configPath)" : "no \(configPath), default configuration"
+        let origin = !configRead ? "no \(configPath), default configuration"
+            : access(configPath, F_OK) == 0 ? "configuration from \(configPath)"
+            : "no \(configPath); configuration from the drop-ins in \(ConfigurationFile.dropInDirectory(for: configPath))"
         do {
             try await serve(settings, configuration: origin, logger: logger)
         } catch let failure as DaemonFailure {

@@ -52,7 +52,7 @@ import Testing
         reloaded.socketPath = "/tmp/other.sock"
         reloaded.devices["local:"] = DeviceSettings()
         let changes = SettingChanges(from: running, to: reloaded)
-        #expect(changes.applied == ["log-level debug", "classifier.face-delay-ms 3000"])
+        #expect(changes.applied == ["log-level debug", "[Classifier] face-delay-ms 3000"])
         #expect(changes.needRestart == ["socket", "rate", "devices"])
         var expected = running
         expected.logLevel = .debug

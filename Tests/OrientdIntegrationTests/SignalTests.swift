@@ -36,7 +36,7 @@ extension IntegrationTests {
             #expect(kill(pid, SIGHUP) == 0)
             #expect(waitUntil(timeout: 10) { daemon.log.contains("reloaded the configuration") || !daemon.process.isRunning }, "\(daemon.log)")
             #expect(daemon.process.isRunning, "SIGHUP ended orientd")
-            #expect(daemon.log.contains("reloaded the configuration from \(config): applied classifier.face-delay-ms 0"), "\(daemon.log)")
+            #expect(daemon.log.contains("reloaded the configuration from \(config): applied [Classifier] face-delay-ms 0"), "\(daemon.log)")
             #expect(daemon.log.contains("rate changed in \(config) but takes effect only when orientd restarts"), "\(daemon.log)")
             sensor.turn(to: .faceUp)
             #expect(waitUntil(timeout: 5, every: 0.05) { (try? daemon.currentOrientation()) == "faceUp" }, "\(daemon.log)")

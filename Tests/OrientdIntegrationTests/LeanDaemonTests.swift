@@ -1,0 +1,18 @@
+import Foundation
+import ProcessHarness
+import Testing
+
+extension IntegrationTests {
+    /// Foundation (and the ICU tables it loads) was most of the daemon's memory; the daemon must
+    /// not link it again through any module or dependency. orientctl may.
+    @Suite struct LeanDaemonTests {
+        @Test func theDaemonLinksNeitherFoundationNorICUFromTheSwiftToolchain() throws {
+            let linked = try run(executable: "/usr/bin/ldd", [Products.path("orientd")])
+            #expect(linked.status == 0, "ldd failed: \(linked.standardError)")
+            let libraries = linked.standardOutput.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            #expect(libraries.contains { $0.hasPrefix("libswiftCore.so") }, "ldd listed no Swift runtime: is this the debug build?\n\(linked.standardOutput)")
+            let foundation = libraries.filter { $0.hasPrefix("libFoundation") || $0.hasPrefix("lib_FoundationICU") }
+            #expect(foundation.isEmpty, "orientd links \(foundation)")
+        }
+    }
+}
