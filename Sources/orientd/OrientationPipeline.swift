@@ -1,5 +1,5 @@
 import AccelerometerIO
-import Foundation
+import Glibc
 import Logging
 import NIOConcurrencyHelpers
 import OrientationCore
@@ -43,6 +43,10 @@ final class OrientationPipeline: @unchecked Sendable {
         newSettings.withLockedValue { $0 = settings }
     }
 
+    /// Whether the classifier waits on a decision (the poller then keeps reading at the full
+    /// rate); asked on the feed's thread right after a reading was handled.
+    @Sendable func isDeciding() -> Bool { state.isDeciding }
+
     /// Called on the feed's thread for every reading.
     @Sendable func handle(_ reading: Reading) {
         if let settings = newSettings.withLockedValue({ settings in defer { settings = nil }; return settings }) {
@@ -70,7 +74,7 @@ final class OrientationPipeline: @unchecked Sendable {
         case .angles(let angles, let acceleration, let time):
             // The sample's own moment on the wall clock: scans taken from a buffer together
             // were captured at different times.
-            let timestamp = Date().timeIntervalSince1970 - (MonotonicClock.now() - time)
+            let timestamp = Self.wallClockNow() - (MonotonicClock.now() - time)
             hub.publishAngles(angles, acceleration: acceleration, time: time, timestamp: timestamp)
         case .orientationChanged(let change):
             if change.orientation == .unknown {
@@ -92,6 +96,13 @@ final class OrientationPipeline: @unchecked Sendable {
     private func status(of info: SensorInfo) -> SensorStatus {
         SensorStatus(id: info.id, uri: info.uri, device: info.device, location: info.location, mountMatrix: info.mountMatrix,
                      mountMatrixSource: info.mountMatrixSource, rate: rate, reading: true)
+    }
+
+    /// Seconds since 1970, as clients are told.
+    private static func wallClockNow() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1_000_000_000
     }
 
     private func seconds(_ value: Double) -> String {
