@@ -199,3 +199,46 @@ import Testing
         }
     }
 }
+
+import ScenarioCorpus
+
+/// The scenario corpus read as the sensor thread reads it with adaptive sampling: 25 polls a
+/// second while something moves or is being decided, 4 while still, each read taking the value the
+/// sensor holds at that moment. Two still seconds come first, so every motion starts at the
+/// still rate.
+@Suite struct PacedScenarioTests {
+    static func pacedSamples(of scenario: Scenario, settings: SamplingPace.Settings = SamplingPace.Settings()) -> [AccelerometerSample] {
+        let lead = 2.0
+        let held = [AccelerometerSample(time: 0, acceleration: scenario.samples[0].acceleration)]
+            + scenario.samples.map { AccelerometerSample(time: $0.time + lead, acceleration: $0.acceleration) }
+        var pace = SamplingPace(settings: settings)
+        var classifier = Classifier()
+        var read: [AccelerometerSample] = []
+        var time = 0.0
+        var index = 0
+        while time <= held.last!.time + 2 {
+            while index + 1 < held.count, held[index + 1].time <= time { index += 1 }
+            let sample = AccelerometerSample(time: time, acceleration: held[index].acceleration)
+            read.append(sample)
+            _ = classifier.classify(sample)
+            let rate = pace.note(sample.acceleration, at: time, deciding: classifier.isDeciding)
+            time += rate == .still ? 1 / settings.stillRate : 0.04
+        }
+        return read
+    }
+
+    @Test("scenario corpus, paced", arguments: Corpus.all)
+    func pacedScenario(_ scenario: Scenario) {
+        let samples = Self.pacedSamples(of: scenario)
+        // Each change may come one still period and one poll later; the first one, from the first
+        // reading, comes at the start of the still lead.
+        let paced = Scenario(name: scenario.name, summary: scenario.summary, samples: samples, expected: scenario.expected.enumerated().map { index, change in
+            ExpectedChange(change.orientation, within: (index == 0 ? 0 : change.window.lowerBound + 2)...(change.window.upperBound + 2 + 0.25 + 0.04))
+        })
+        let outcome = paced.replay()
+        #expect(outcome.spuriousEvents == 0, "\(outcome.report)")
+        #expect(outcome.published.map(\.orientation) == scenario.expected.map(\.orientation), "\(outcome.report)")
+        #expect(outcome.isExact, "\(outcome.report)")
+        #expect(samples.count < Int((samples.last!.time) * 25), "the still rate was never used")
+    }
+}

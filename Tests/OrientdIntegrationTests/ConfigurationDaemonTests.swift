@@ -83,7 +83,7 @@ extension IntegrationTests {
             let keys = defaults.standardOutput.split(separator: "\n")
                 .map { $0.trimmingCharacters(in: .whitespaces) }
                 .compactMap { $0.wholeMatch(of: /#?([a-z][a-z-]*): (.+)/).map { (String($0.1), String($0.2)) } }
-            #expect(keys.count == 30)
+            #expect(keys.count == 33)
             for (name, current) in keys {
                 // On/off keys are --name and --no-name: each turns its key the other way.
                 if current == "true" || current == "false" {
