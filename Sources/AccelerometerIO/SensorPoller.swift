@@ -21,8 +21,9 @@ import Synchronization
 /// read that hangs stops it (systemd's watchdog then restarts the daemon).
 ///
 /// With a `pace`, a still device is read at the still rate and a moving one at `rate`
-/// (`SamplingPace`); `deciding` says, right after a display reading was delivered, whether whoever
-/// decides from the readings still waits on a decision (which keeps the full rate).
+/// (`SamplingPace`); `needsFullRate` says, right after a display reading was delivered, whether
+/// whoever consumes the readings needs them at the full rate anyway (the classifier waits on a
+/// decision, a client streams angles).
 ///
 /// Every decision is `SensorLoop`'s, a pure state machine; this class is the I/O around it.
 public final class SensorPoller: SampleFeed, @unchecked Sendable {
@@ -40,7 +41,7 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
 
     private let rate: Double
     private let pace: SamplingPace.Settings?
-    private let deciding: @Sendable () -> Bool
+    private let needsFullRate: @Sendable () -> Bool
     private let open: () throws -> [any AccelerometerSource]
     private let onReading: @Sendable (Reading) -> Void
     private let logger: Logger
@@ -52,16 +53,16 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
     /// - Parameters:
     ///   - rate: polls per second (while the device moves, with a `pace`).
     ///   - pace: when the still rate will do; nil polls at `rate` all the time.
-    ///   - deciding: called on the poller's thread after each display reading was delivered.
+    ///   - needsFullRate: called on the poller's thread after each display reading was delivered.
     ///   - open: makes the sources, the display accelerometer first; called on the poller's thread.
     ///   - demand: who needs readings; nil reads all the time.
     ///   - onReading: called on the poller's thread after every poll.
     public init(rate: Double, pace: SamplingPace.Settings? = nil, demand: ReadingDemand? = nil, heartbeat: Heartbeat? = nil,
                 logger: Logger, open: @escaping () throws -> [any AccelerometerSource],
-                onReading: @escaping @Sendable (Reading) -> Void, deciding: @escaping @Sendable () -> Bool = { false }) {
+                onReading: @escaping @Sendable (Reading) -> Void, needsFullRate: @escaping @Sendable () -> Bool = { false }) {
         self.rate = rate
         self.pace = pace
-        self.deciding = deciding
+        self.needsFullRate = needsFullRate
         self.demand = demand
         self.heartbeat = heartbeat
         self.logger = logger
@@ -180,12 +181,12 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
     }
 
     /// Hands a reading to the pipeline, then, for the display accelerometer, tells the pace what
-    /// it read and whether the pipeline still waits on a decision.
+    /// it read and whether the pipeline needs the full rate anyway.
     private func deliver(_ reading: Reading, display: Bool, to loop: inout SensorLoop) {
         onReading(reading)
         guard display, pace != nil else { return }
         switch reading {
-        case .sample(let sample, _): loop.displaySample(sample.acceleration, at: sample.time, deciding: deciding())
+        case .sample(let sample, _): loop.displaySample(sample.acceleration, at: sample.time, deciding: needsFullRate())
         case .failure(_, let time, _): loop.displayFailure(at: time)
         default: break
         }

@@ -174,7 +174,7 @@ struct Orientd: AsyncParsableCommand {
                                                    staleAfter: { Self.staleAfter($0, rate: rate, replaying: replaying) }, logger: logger)
                 pipelines.append(pipeline)
                 let feed = try makeFeed(uri: sensor.uri, rate: settings.rate, pace: settings.sampling, configured: settings.devices, demand: sensor.demand,
-                                        heartbeat: index == 0 ? heartbeat : nil, onReading: pipeline.handle, deciding: pipeline.isDeciding, logger: logger)
+                                        heartbeat: index == 0 ? heartbeat : nil, onReading: pipeline.handle, needsFullRate: pipeline.needsFullRate, logger: logger)
                 feeds.append(feed)
             }
             let pollers = zip(sensors, feeds).compactMap { sensor, feed in sensor.uri.hasPrefix("local:") ? feed as? SensorPoller : nil }
@@ -243,7 +243,7 @@ extension Orientd {
     /// The libiio poller of `uri`, or the trace player for --replay.
     func makeFeed(uri: String, rate: Double, pace: SamplingPace.Settings, configured: [String: DeviceSettings], demand: ReadingDemand?,
                   heartbeat: SensorPoller.Heartbeat?, onReading: @escaping @Sendable (Reading) -> Void,
-                  deciding: @escaping @Sendable () -> Bool, logger: Logger) throws -> any SampleFeed {
+                  needsFullRate: @escaping @Sendable () -> Bool, logger: Logger) throws -> any SampleFeed {
         if let replay {
             let player = try TracePlayer(path: replay, realTime: !fast, logger: logger, onReading: onReading)
             logger.info("replaying \(player.info.device) from \(replay)\(fast ? " as fast as possible" : " in real time")")
@@ -255,7 +255,7 @@ extension Orientd {
                 logger.info("reading \(info.device) at \(info.uri) (\(info.location), id \(info.id)) \(formatDecimal(rate)) times a second; mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")
             }
             return sensors
-        }, onReading: onReading, deciding: deciding)
+        }, onReading: onReading, needsFullRate: needsFullRate)
     }
 }
 
