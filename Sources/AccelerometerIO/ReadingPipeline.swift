@@ -42,6 +42,10 @@ public struct ReadingPipeline: Sendable {
 
     public var orientation: Orientation { classifier.orientation }
 
+    /// Whether the classifier waits on a decision that needs readings at the full rate
+    /// (`SamplingPace`).
+    public var isDeciding: Bool { classifier.isDeciding }
+
     /// What `reading` means; `wantsAngles`: whether any client wants angle samples.
     public mutating func handle(_ reading: Reading, wantsAngles: Bool) -> [Action] {
         switch reading {

@@ -1,3 +1,5 @@
+import OrientationCore
+
 /// What the sensor thread does next, as a pure state machine: the poller (SensorPoller) tells it
 /// what happened (the sources opened or failed to, a read finished, udev reported a device, the
 /// demand for readings) and asks `next(at:)` what to do; the machine never reads, sleeps, logs or
@@ -9,10 +11,17 @@
 /// known at start), and the thread sleeps without reading while nobody does. A display
 /// accelerometer whose reads fail for `reopenAfter` seconds is closed and reopened. A heartbeat
 /// is due every `heartbeatInterval`, asleep or not.
+///
+/// With a `pace`, the period follows the device's motion (`SamplingPace`, told every reading of
+/// the display accelerometer): `stillPeriod` while it is still, `period` from the read that saw
+/// it move on. The pace starts afresh (at the full rate) whenever the sources open or reading
+/// resumes.
 public struct SensorLoop: Sendable {
     public struct Settings: Sendable {
-        /// Seconds between reads.
+        /// Seconds between reads (while the device moves, with a `pace`).
         public var period: Double
+        /// When the still rate will do; nil reads every `period` all the time.
+        public var pace: SamplingPace.Settings?
         public var reopenAfter = Settings.reopenAfter
         public var firstReopenDelay = 1.0
         public var longestReopenDelay = Settings.longestReopenDelay
@@ -22,10 +31,20 @@ public struct SensorLoop: Sendable {
         public static let longestReopenDelay = 10.0
         public var heartbeatInterval: Double?
 
-        public init(period: Double, heartbeatInterval: Double? = nil) {
+        public init(period: Double, pace: SamplingPace.Settings? = nil, heartbeatInterval: Double? = nil) {
             self.period = period
+            self.pace = pace
             self.heartbeatInterval = heartbeatInterval
         }
+
+        /// Seconds between reads while the device is still: never shorter than `period`.
+        public var stillPeriod: Double {
+            guard let pace, pace.stillRate > 0 else { return period }
+            return max(period, 1 / pace.stillRate)
+        }
+
+        /// Whether the period ever changes.
+        public var isAdaptive: Bool { stillPeriod > period }
     }
 
     /// Why the sources are closed.
@@ -58,6 +77,8 @@ public struct SensorLoop: Sendable {
         case announceStart(opened: Bool)
         /// Sleep until then (`.infinity`: until woken), or until woken; report `woken` if woken.
         case sleep(until: Double)
+        /// The read period changed with the device's motion (worth a debug line).
+        case paceChanged(SamplingPace.Rate)
     }
 
     private enum Phase: Equatable, Sendable {
@@ -86,10 +107,14 @@ public struct SensorLoop: Sendable {
     private var demandUnknown = true
     /// Actions an event caused, done before anything else.
     private var pending: [Action] = []
+    private var pace: SamplingPace?
+    /// The pace of the period last scheduled.
+    public private(set) var rate = SamplingPace.Rate.full
 
     public init(settings: Settings) {
         self.settings = settings
         reopenDelay = settings.firstReopenDelay
+        if settings.isAdaptive, let paceSettings = settings.pace { pace = SamplingPace(settings: paceSettings) }
     }
 
     // MARK: Events
@@ -106,6 +131,7 @@ public struct SensorLoop: Sendable {
         failingSince = nil
         nextReadAt = time
         demandUnknown = true
+        restartPace()
         return wasLost
     }
 
@@ -120,13 +146,30 @@ public struct SensorLoop: Sendable {
         if !startAnnounced { startDue = false }
     }
 
+    /// One sample of the display accelerometer (each of a buffer's, in order), told before
+    /// `readFinished`; `deciding`: whether the classifier, having seen it, waits on a decision.
+    public mutating func displaySample(_ acceleration: Vector3, at time: Double, deciding: Bool) {
+        pace?.note(acceleration, at: time, deciding: deciding)
+    }
+
+    /// A read of the display accelerometer failed, or gave what cannot be an acceleration.
+    public mutating func displayFailure(at time: Double) {
+        pace?.noteFailure(at: time)
+    }
+
     /// Every source was read (or captured from); `displayFailure` is why the display
     /// accelerometer could not be, if it could not.
     public mutating func readFinished(displayFailure: String?, at time: Double) {
         demandUnknown = true
         if !startAnnounced { startDue = true }
-        // Keep to the period's grid; after a stall (suspend, slow read) start a new grid from now.
-        nextReadAt = max(nextReadAt + settings.period, time)
+        let newRate = pace?.rate ?? .full
+        if newRate != rate {
+            rate = newRate
+            pending.append(.paceChanged(newRate))
+        }
+        // Keep to the period's grid (the next read one period of the new pace after this one's
+        // time); after a stall (suspend, slow read) start a new grid from now.
+        nextReadAt = max(nextReadAt + (rate == .still ? settings.stillPeriod : settings.period), time)
         guard let displayFailure else {
             failingSince = nil
             return
@@ -173,6 +216,7 @@ public struct SensorLoop: Sendable {
         case (.idle, true):
             phase = .open
             nextReadAt = time
+            restartPace()
             pending.append(.resume)
         default:
             break
@@ -207,6 +251,12 @@ public struct SensorLoop: Sendable {
         case .idle:
             return demandUnknown ? .checkDemand : sleep(until: .infinity)
         }
+    }
+
+    /// The device may have moved unseen: start afresh at the full rate.
+    private mutating func restartPace() {
+        pace?.reset()
+        rate = .full
     }
 
     private func sleep(until time: Double) -> Action {

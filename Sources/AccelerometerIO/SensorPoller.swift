@@ -1,6 +1,7 @@
 import Glibc
 import Logging
 import OrientationCore
+import Synchronization
 
 /// Reads the accelerometers of one libiio context (the display one, and a base one on a
 /// convertible) at a fixed rate on a thread of its own, because a libiio context must stay on
@@ -19,6 +20,11 @@ import OrientationCore
 /// A `heartbeat` is called from the loop at least every `interval` seconds, asleep or not, so a
 /// read that hangs stops it (systemd's watchdog then restarts the daemon).
 ///
+/// With a `pace`, a still device is read at the still rate and a moving one at `rate`
+/// (`SamplingPace`); `needsFullRate` says, right after a display reading was delivered, whether
+/// whoever consumes the readings needs them at the full rate anyway (the classifier waits on a
+/// decision, a client streams angles).
+///
 /// Every decision is `SensorLoop`'s, a pure state machine; this class is the I/O around it.
 public final class SensorPoller: SampleFeed, @unchecked Sendable {
     public static let reopenAfter = SensorLoop.Settings.reopenAfter
@@ -34,6 +40,8 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
     }
 
     private let rate: Double
+    private let pace: SamplingPace.Settings?
+    private let needsFullRate: @Sendable () -> Bool
     private let open: () throws -> [any AccelerometerSource]
     private let onReading: @Sendable (Reading) -> Void
     private let logger: Logger
@@ -43,13 +51,18 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
     private let hotplugEvents = HotplugInbox()
 
     /// - Parameters:
-    ///   - rate: polls per second.
+    ///   - rate: polls per second (while the device moves, with a `pace`).
+    ///   - pace: when the still rate will do; nil polls at `rate` all the time.
+    ///   - needsFullRate: called on the poller's thread after each display reading was delivered.
     ///   - open: makes the sources, the display accelerometer first; called on the poller's thread.
     ///   - demand: who needs readings; nil reads all the time.
     ///   - onReading: called on the poller's thread after every poll.
-    public init(rate: Double, demand: ReadingDemand? = nil, heartbeat: Heartbeat? = nil, logger: Logger,
-                open: @escaping () throws -> [any AccelerometerSource], onReading: @escaping @Sendable (Reading) -> Void) {
+    public init(rate: Double, pace: SamplingPace.Settings? = nil, demand: ReadingDemand? = nil, heartbeat: Heartbeat? = nil,
+                logger: Logger, open: @escaping () throws -> [any AccelerometerSource],
+                onReading: @escaping @Sendable (Reading) -> Void, needsFullRate: @escaping @Sendable () -> Bool = { false }) {
         self.rate = rate
+        self.pace = pace
+        self.needsFullRate = needsFullRate
         self.demand = demand
         self.heartbeat = heartbeat
         self.logger = logger
@@ -81,7 +94,7 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
     /// The thread's loop: does what `SensorLoop` decides, one action at a time, and tells it what
     /// came of each. Everything it opens stays on this thread.
     private func poll(announcing announceStart: @escaping (SensorInfo?) -> Void) {
-        var loop = SensorLoop(settings: SensorLoop.Settings(period: 1 / rate, heartbeatInterval: heartbeat?.interval))
+        var loop = SensorLoop(settings: SensorLoop.Settings(period: 1 / rate, pace: pace, heartbeatInterval: heartbeat?.interval))
         var startAnnounced = false
         var sources: [any AccelerometerSource] = [] {
             didSet { capture = CaptureSchedule(for: sources) }
@@ -112,7 +125,8 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
                 }
                 if announce { onReading(.lost(reason: reason)) }
             case .read:
-                loop.readFinished(displayFailure: readEverySource(sources, capture: &capture), at: MonotonicClock.now())
+                let displayFailure = readEverySource(sources, capture: &capture, loop: &loop)
+                loop.readFinished(displayFailure: displayFailure, at: MonotonicClock.now())
             case .checkDemand:
                 loop.demand(needed: !(demand?.goIdleUnlessNeeded(at: now) ?? false), at: now)
             case .pause:
@@ -131,6 +145,10 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
                 startAnnounced = true
             case .sleep(let until):
                 if thread.sleep(max(0.001, until - now)) { loop.woken() }
+            case .paceChanged(.still):
+                logger.debug("the device is still: reading it \(formatDecimal(1 / loop.settings.stillPeriod)) times a second until it moves")
+            case .paceChanged(.full):
+                logger.debug("the device moves: reading it \(formatDecimal(rate)) times a second")
             }
         }
         // Stopped before the first attempt ended: whoever waits for the start is told there is none.
@@ -138,26 +156,40 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
     }
 
     /// Reads (or takes what was captured from) every source and hands each sample or failure to
-    /// the pipeline; returns why the display accelerometer could not be read, if it could not.
-    /// Only the display accelerometer's failing counts: a broken base sensor must not take the
-    /// screen's rotation down with it.
-    private func readEverySource(_ sources: [any AccelerometerSource], capture: inout CaptureSchedule) -> String? {
+    /// the pipeline, and the display accelerometer's to the loop's pace; returns why the display
+    /// accelerometer could not be read, if it could not. Only the display accelerometer's failing
+    /// counts: a broken base sensor must not take the screen's rotation down with it.
+    private func readEverySource(_ sources: [any AccelerometerSource], capture: inout CaptureSchedule,
+                                 loop: inout SensorLoop) -> String? {
         var displayFailure: String?
         for (index, source) in sources.enumerated() {
             let time = MonotonicClock.now()
             if let captured = capture.samples(of: source, at: index, now: time, budget: 0.5 / rate, logger: logger) {
-                for sample in captured { onReading(Self.reading(sample, from: source.info)) }
+                for sample in captured { deliver(Self.reading(sample, from: source.info), display: index == 0, to: &loop) }
                 continue
             }
             do {
                 let acceleration = try source.readAcceleration()
-                onReading(Self.reading(AccelerometerSample(time: time, acceleration: acceleration), from: source.info))
+                deliver(Self.reading(AccelerometerSample(time: time, acceleration: acceleration), from: source.info),
+                        display: index == 0, to: &loop)
             } catch {
-                onReading(.failure(error, time: time, device: source.info.id))
+                deliver(.failure(error, time: time, device: source.info.id), display: index == 0, to: &loop)
                 if case .unreadable = error, index == 0 { displayFailure = "\(error)" }
             }
         }
         return displayFailure
+    }
+
+    /// Hands a reading to the pipeline, then, for the display accelerometer, tells the pace what
+    /// it read and whether the pipeline needs the full rate anyway.
+    private func deliver(_ reading: Reading, display: Bool, to loop: inout SensorLoop) {
+        onReading(reading)
+        guard display, pace != nil else { return }
+        switch reading {
+        case .sample(let sample, _): loop.displaySample(sample.acceleration, at: sample.time, deciding: needsFullRate())
+        case .failure(_, let time, _): loop.displayFailure(at: time)
+        default: break
+        }
     }
 
     private func log(_ cause: SensorLoop.CloseCause) {
@@ -205,17 +237,16 @@ public struct HotplugEvent: Sendable, Equatable {
 }
 
 /// The udev events said to a poller from any thread, kept until its own thread takes them.
-final class HotplugInbox: @unchecked Sendable {
-    private let lock = Lock()
-    private var events: [HotplugEvent] = []
+final class HotplugInbox: Sendable {
+    private let events = Mutex<[HotplugEvent]>([])
 
     func post(_ event: HotplugEvent) {
-        lock.withLock { events.append(event) }
+        events.withLock { $0.append(event) }
     }
 
     /// The events posted since the last call, oldest first.
     func take() -> [HotplugEvent] {
-        lock.withLock {
+        events.withLock { events in
             defer { events = [] }
             return events
         }

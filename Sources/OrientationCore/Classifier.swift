@@ -22,7 +22,14 @@ public struct Classifier: Sendable {
     /// angle is published for it.
     public private(set) var angles: OrientationAngles?
 
+    /// Whether the last sample left a decision pending: a new orientation proposed but not yet
+    /// published (settling, locked out, a turn in progress), or the device lying flat but not yet
+    /// long enough for faceUp/faceDown. Whoever paces the sensor keeps it at the full rate
+    /// meanwhile, so these waits keep their length in milliseconds.
+    public var isDeciding: Bool { candidate != nil || waitsToLieFlat }
+
     private var filter: LowPassFilter
+    private var waitsToLieFlat = false
     private var candidate: (orientation: Orientation, since: Double)?
     private var lastReadingTime: Double?
     private var flatSince: Double?
@@ -72,6 +79,9 @@ public struct Classifier: Sendable {
         }
         noteTilt(currentAngles.tilt, at: time)
         noteInPlaneAngle(currentAngles.inPlane, at: time)
+        let lyingFlatAs: Orientation? = abs(currentAngles.tilt) >= settings.flatTiltDegrees
+            ? (currentAngles.tilt > 0 ? .faceUp : .faceDown) : nil
+        defer { waitsToLieFlat = lyingFlatAs.map { $0 != orientation } ?? false }
 
         guard let proposal = proposal(tilt: currentAngles.tilt, inPlaneAngle: currentAngles.inPlane, at: time),
               proposal != orientation
@@ -119,6 +129,7 @@ public struct Classifier: Sendable {
     /// The last orientation is held until there has been no reliable reading for `staleAfterMs`.
     public mutating func noteMissingReading(at time: Double) -> OrientationChange? {
         candidate = nil
+        waitsToLieFlat = false
         let since = lastReadingTime ?? time
         if lastReadingTime == nil { lastReadingTime = time }
         guard orientation != .unknown, time - since >= settings.staleAfterMs / 1000 else { return nil }
@@ -179,6 +190,7 @@ public struct Classifier: Sendable {
 
     private mutating func forgetMotion() {
         candidate = nil
+        waitsToLieFlat = false
         flatSince = nil
         recentTilts.removeAll()
         lastInPlaneAngle = nil

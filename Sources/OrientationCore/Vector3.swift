@@ -16,6 +16,14 @@ public struct Vector3: Equatable, Sendable, CustomStringConvertible {
 
     public func dot(_ other: Vector3) -> Double { x * other.x + y * other.y + z * other.z }
 
+    public static func + (left: Vector3, right: Vector3) -> Vector3 {
+        Vector3(left.x + right.x, left.y + right.y, left.z + right.z)
+    }
+
+    public static func - (left: Vector3, right: Vector3) -> Vector3 {
+        Vector3(left.x - right.x, left.y - right.y, left.z - right.z)
+    }
+
     public static func * (vector: Vector3, factor: Double) -> Vector3 {
         Vector3(vector.x * factor, vector.y * factor, vector.z * factor)
     }

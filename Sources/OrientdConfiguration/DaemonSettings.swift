@@ -13,6 +13,8 @@ public struct DaemonSettings: Equatable, Sendable {
     /// 25 polls a second keep a still device under 1 % of a core; the 70 ms filter keeps a turn
     /// under 200 ms (scripts/bench measures both).
     public var rate: Double = 25
+    /// When the sensor is read at a slower rate because the device is still (SamplingPace).
+    public var sampling = SamplingPace.Settings()
     public var maxClients = 1024
     /// A desktop session runs a handful of clients; 64 leaves room and still keeps one user from
     /// taking every place.
@@ -59,6 +61,10 @@ extension DaemonSettings {
         }
         if classifier.staleAfterMs <= 2 * pollMs {
             problems.append("stale-after-ms (\(formatDecimal(classifier.staleAfterMs))) must be longer than two polls at rate \(formatDecimal(rate)) (\(formatDecimal(2 * pollMs)) ms), or one slow read makes the orientation unknown")
+        }
+        let stillPollMs = 1000 / sampling.stillRate
+        if sampling.stillRate < rate, classifier.filterResetGapMs <= 2 * stillPollMs {
+            problems.append("filter-reset-gap-ms (\(formatDecimal(classifier.filterResetGapMs))) must be longer than two polls at still-rate \(formatDecimal(sampling.stillRate)) (\(formatDecimal(2 * stillPollMs)) ms), or every sample of a still device restarts the filter")
         }
         if classifier.swingWindowMs < pollMs {
             problems.append("swing-window-ms (\(formatDecimal(classifier.swingWindowMs))) must be at least one poll at rate \(formatDecimal(rate)) (\(formatDecimal(pollMs)) ms), or no swing is ever seen")

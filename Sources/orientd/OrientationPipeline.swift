@@ -42,6 +42,11 @@ final class OrientationPipeline: @unchecked Sendable {
         newSettings.withLockedValue { $0 = settings }
     }
 
+    /// Whether the readings are needed at the full rate: the classifier waits on a decision, or
+    /// a client streams angles (a still device would otherwise thin its stream to the still
+    /// rate); asked on the feed's thread right after a reading was handled.
+    @Sendable func needsFullRate() -> Bool { state.isDeciding || hub.wantsAngles }
+
     /// Called on the feed's thread for every reading.
     @Sendable func handle(_ reading: Reading) {
         if let settings = newSettings.withLockedValue({ settings in defer { settings = nil }; return settings }) {

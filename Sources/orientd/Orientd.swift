@@ -186,8 +186,8 @@ struct Orientd: AsyncParsableCommand {
                                                    settings: settings.classifier, rate: rate,
                                                    staleAfter: { Self.staleAfter($0, rate: rate, replaying: replaying) }, logger: logger)
                 pipelines.append(pipeline)
-                let feed = try makeFeed(uri: sensor.uri, rate: settings.rate, configured: settings.devices, demand: sensor.demand,
-                                        heartbeat: index == 0 ? heartbeat : nil, onReading: pipeline.handle, logger: logger)
+                let feed = try makeFeed(uri: sensor.uri, rate: settings.rate, pace: settings.sampling, configured: settings.devices, demand: sensor.demand,
+                                        heartbeat: index == 0 ? heartbeat : nil, onReading: pipeline.handle, needsFullRate: pipeline.needsFullRate, logger: logger)
                 feeds.append(feed)
             }
             let pollers = zip(sensors, feeds).compactMap { sensor, feed in sensor.uri.hasPrefix("local:") ? feed as? SensorPoller : nil }
@@ -253,20 +253,21 @@ extension Orientd {
     }
 
     /// The libiio poller of `uri`, or the trace player for --replay.
-    func makeFeed(uri: String, rate: Double, configured: [String: DeviceSettings], demand: ReadingDemand?, heartbeat: SensorPoller.Heartbeat?,
-                  onReading: @escaping @Sendable (Reading) -> Void, logger: Logger) throws -> any SampleFeed {
+    func makeFeed(uri: String, rate: Double, pace: SamplingPace.Settings, configured: [String: DeviceSettings], demand: ReadingDemand?,
+                  heartbeat: SensorPoller.Heartbeat?, onReading: @escaping @Sendable (Reading) -> Void,
+                  needsFullRate: @escaping @Sendable () -> Bool, logger: Logger) throws -> any SampleFeed {
         if let replay {
             let player = try TracePlayer(path: replay, realTime: !fast, logger: logger, onReading: onReading)
             logger.info("replaying \(player.info.device) from \(replay)\(fast ? " as fast as possible" : " in real time")")
             return player
         }
-        return SensorPoller(rate: rate, demand: demand, heartbeat: heartbeat, logger: logger, open: {
+        return SensorPoller(rate: rate, pace: pace, demand: demand, heartbeat: heartbeat, logger: logger, open: {
             let sensors = try IIOAccelerometer.openAll(uri: uri, configured: configured, logger: logger)
             for info in sensors.map(\.info) {
                 logger.info("reading \(info.device) at \(info.uri) (\(info.location), id \(info.id)) \(formatDecimal(rate)) times a second; mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")
             }
             return sensors
-        }, onReading: onReading)
+        }, onReading: onReading, needsFullRate: needsFullRate)
     }
 }
 

@@ -8,6 +8,9 @@ struct DaemonFlags: ParsableArguments {
     @Option(help: help("uri")) var uri: [String] = []
     @Option(help: help("socket")) var socket: String?
     @Option(help: help("rate")) var rate: String?
+    @Option(help: help("still-rate")) var stillRate: String?
+    @Option(help: help("motion-threshold")) var motionThreshold: String?
+    @Option(help: help("still-after-ms")) var stillAfterMs: String?
     @Option(help: help("max-clients")) var maxClients: String?
     @Option(help: help("max-clients-per-user")) var maxClientsPerUser: String?
     @Option(help: help("state-file")) var stateFile: String?
@@ -17,7 +20,8 @@ struct DaemonFlags: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: switchHelp("sensor-proxy-polkit")) var sensorProxyPolkit: Bool?
 
     var given: [(key: String, value: String?)] {
-        [("uri", uri.isEmpty ? nil : uri.joined(separator: ",")), ("socket", socket), ("rate", rate), ("max-clients", maxClients),
+        [("uri", uri.isEmpty ? nil : uri.joined(separator: ",")), ("socket", socket), ("rate", rate), ("still-rate", stillRate),
+         ("motion-threshold", motionThreshold), ("still-after-ms", stillAfterMs), ("max-clients", maxClients),
          ("max-clients-per-user", maxClientsPerUser), ("state-file", stateFile), ("lock-group", lockGroup),
          ("log-level", logLevel), ("sensor-proxy", sensorProxy.map { String($0) }),
          ("sensor-proxy-polkit", sensorProxyPolkit.map { String($0) })]

@@ -1,0 +1,68 @@
+/// How a still device's motion is noticed: by the accelerometer's own motion interrupt, where its
+/// driver exposes one as an IIO event, or by reading it at the still rate (`SamplingPace`).
+///
+/// An IIO event is usable for this only when it fires on motion, not on gravity: a rate of change
+/// (`roc`, bmc150-accel) or an adaptive (AC-coupled) magnitude or threshold are motion by
+/// definition; a plain `mag` or `thresh` event is motion only on the drivers known to high-pass
+/// it (mma8452's transient and bma400's activity detection, both `mag`; kxcjk-1013's wake-up
+/// engine, `thresh`): elsewhere gravity alone may exceed it, and the device would never sleep.
+/// Falling events (free fall, inactivity) say nothing about a turn. The decision takes the
+/// device's `name` attribute and the file names of its sysfs `events/` directory, and never
+/// touches either.
+public enum MotionWakeUp: Equatable, Sendable {
+    /// Write 1 to each of these files of `events/` and wait on the device's event descriptor.
+    case events(enable: [String])
+    /// No motion event to trust: read at the still rate.
+    case polling(reason: String)
+
+    /// The kinds of event that mean motion on any driver, best first.
+    static let motionKinds = ["roc", "mag_adaptive", "thresh_adaptive"]
+
+    /// Drivers (their IIO `name`) whose plain event of one kind is a high-passed motion detector.
+    static let highPassedEvents: [String: String] = [
+        "mma8451": "mag", "mma8452": "mag", "mma8453": "mag", "mma8652": "mag", "mma8653": "mag", "fxls8471": "mag",
+        "bma400": "mag",
+        "kxcjk1013": "thresh", "kxcj91008": "thresh", "kxtj21009": "thresh", "kxtf9": "thresh", "kx0231025": "thresh",
+    ]
+
+    /// One `in_accel…_en` event file, taken apart.
+    struct EventFile: Equatable {
+        let file: String
+        let kind: String
+        let direction: String
+
+        /// Reads "in_accel_x_roc_either_en", "in_accel_mag_rising_en", "in_accel_x&y&z_mag_rising_en",
+        /// "in_accel_x_raw_roc_rising_en";
+        /// nil for anything else (another channel, a value or period file).
+        init?(_ file: String) {
+            guard file.hasPrefix("in_accel_"), file.hasSuffix("_en") else { return nil }
+            var parts = file.dropFirst("in_accel_".count).dropLast("_en".count).split(separator: "_").map(String.init)
+            if let axis = parts.first, ["x", "y", "z", "x&y&z", "x|y|z"].contains(axis) { parts.removeFirst() }
+            if parts.first == "raw" { parts.removeFirst() }
+            guard parts.count >= 2, let direction = parts.last, ["rising", "falling", "either"].contains(direction) else { return nil }
+            self.file = file
+            self.direction = direction
+            kind = parts.dropLast().joined(separator: "_")
+        }
+    }
+
+    /// The wake-up for a device named `deviceName` whose `events/` directory holds `eventFiles`
+    /// (empty when it has none).
+    public static func choose(deviceName: String, eventFiles: [String]) -> MotionWakeUp {
+        let events = eventFiles.compactMap(EventFile.init).filter { $0.direction != "falling" }
+        guard !events.isEmpty else { return .polling(reason: "\(deviceName) has no accelerometer event that signals motion") }
+        let trusted = motionKinds + (highPassedEvents[normalized(deviceName)].map { [$0] } ?? [])
+        for kind in trusted {
+            let chosen = events.filter { $0.kind == kind }.map(\.file).sorted()
+            if !chosen.isEmpty { return .events(enable: chosen) }
+        }
+        let kinds = Set(events.map(\.kind)).sorted().joined(separator: ", ")
+        return .polling(reason: "the events of \(deviceName) (\(kinds)) may fire on gravity alone")
+    }
+
+    /// "kxcjk-1013", "KXCJK1013:00" → "kxcjk1013": drivers and ACPI spell names differently.
+    static func normalized(_ name: String) -> String {
+        let base = name.split(separator: ":").first.map(String.init) ?? name
+        return String(base.lowercased().filter { $0.isLetter || $0.isNumber })
+    }
+}

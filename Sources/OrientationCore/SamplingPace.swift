@@ -1,0 +1,113 @@
+/// Whether the display accelerometer must be read at the full rate or whether the still rate will
+/// do, as a pure decision: fed every reading of the display accelerometer with its time, and
+/// whether the classifier still waits on a decision.
+///
+/// It works on the raw vector, not the classifier's filtered one: the filter lags (70 ms), and the
+/// point is to notice the very first sample of a motion. Against the noise of real accelerometers
+/// (0.05–0.2 m/s² on each axis) a sample moves only when it is farther than `motionThreshold` from
+/// a reference vector that averages the still samples; the reference follows the vector with a
+/// time constant of `stillAfterMs`, so slow drift (temperature) is followed without waking the
+/// sensor, while any turn faster than a few degrees a second is noticed. A sample that moves
+/// becomes the new reference, so a continuing motion keeps moving.
+///
+/// The pace goes to `.full` at the first sample that moves, and back to `.still` once no sample
+/// has moved for `stillAfterMs` and the classifier is not waiting to publish anything (settling,
+/// locked out, waiting to lie flat long enough): its timing in milliseconds is then the same as
+/// at the full rate. A failed read counts as motion, since the classifier times failing readings
+/// in milliseconds too. The first sample (at start, after a pause, after time went backwards)
+/// starts afresh at the full rate; after a gap in time the new sample is compared with the old
+/// reference like any other, so a device turned during a suspend is noticed at once.
+public struct SamplingPace: Sendable {
+    public enum Rate: Equatable, Sendable {
+        /// The configured rate: something moves or is being decided.
+        case full
+        /// The still rate.
+        case still
+    }
+
+    public struct Settings: Equatable, Sendable {
+        /// Polls per second while the device is still. At or above the full rate, the sensor is
+        /// read at the full rate all the time (adaptive sampling off). 4 keeps a still device
+        /// below 5 samples a second, and a sudden jump is seen within 250 ms.
+        public var stillRate: Double = 4
+        /// m/s²: how far a sample must be from the still reference to count as motion. 1 m/s² is
+        /// 6° of gravity, far from any decision, and five times the noise of a noisy
+        /// accelerometer (0.2 m/s²), so noise wakes it about once in hours.
+        public var motionThreshold: Double = 1
+        /// Milliseconds without motion (and with nothing left for the classifier to decide) before
+        /// the still rate. 1500 keeps the full rate through the pauses within one gesture
+        /// (turn, hold, turn back) and costs at most 1.5 s of full-rate reads per motion.
+        public var stillAfterMs: Double = 1500
+
+        public init() {}
+
+        public init(stillRate: Double, motionThreshold: Double, stillAfterMs: Double) {
+            self.stillRate = stillRate
+            self.motionThreshold = motionThreshold
+            self.stillAfterMs = stillAfterMs
+        }
+    }
+
+    public let settings: Settings
+    public private(set) var rate = Rate.full
+    /// What the still device reads, averaged.
+    private var reference: Vector3?
+    private var lastTime = -Double.infinity
+    private var lastMotion = -Double.infinity
+
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+    }
+
+    /// One reading of the display accelerometer at `time` (seconds); `deciding`: whether the
+    /// classifier, having seen it, still waits on a decision. Returns the pace from now on.
+    @discardableResult
+    public mutating func note(_ acceleration: Vector3, at time: Double, deciding: Bool) -> Rate {
+        guard time.isFinite, acceleration.x.isFinite, acceleration.y.isFinite, acceleration.z.isFinite else {
+            return noteFailure(at: time)
+        }
+        if let reference, time >= lastTime {
+            if (acceleration - reference).magnitude > settings.motionThreshold {
+                self.reference = acceleration
+                lastMotion = time
+            } else {
+                let timeConstant = settings.stillAfterMs / 1000
+                let step = time - lastTime
+                let weight = timeConstant + step > 0 ? step / (timeConstant + step) : 1
+                self.reference = reference + (acceleration - reference) * weight
+            }
+        } else {
+            // Nothing to compare with: start afresh, at the full rate.
+            reference = acceleration
+            lastMotion = time
+        }
+        lastTime = time
+        return decide(at: time, deciding: deciding)
+    }
+
+    /// A read of the display accelerometer failed (or gave what cannot be an acceleration).
+    @discardableResult
+    public mutating func noteFailure(at time: Double) -> Rate {
+        if time.isFinite {
+            lastMotion = time
+            lastTime = max(lastTime, time)
+        }
+        rate = .full
+        return rate
+    }
+
+    /// Forgets the reference (the sensor slept or was reopened: the device may have moved
+    /// unseen); the next reading starts afresh, at the full rate.
+    public mutating func reset() {
+        reference = nil
+        lastTime = -.infinity
+        lastMotion = -.infinity
+        rate = .full
+    }
+
+    private mutating func decide(at time: Double, deciding: Bool) -> Rate {
+        let quiet = time - lastMotion >= settings.stillAfterMs / 1000
+        rate = quiet && !deciding ? .still : .full
+        return rate
+    }
+}

@@ -1,0 +1,59 @@
+@testable import OrientationCore
+import Testing
+
+/// Which accelerometer events may wake a still device, from the names of its `events/` files.
+@Suite struct MotionWakeUpTests {
+    @Test func aRateOfChangeEventIsMotionOnAnyDriver() {
+        let files = ["in_accel_x_roc_either_en", "in_accel_x_roc_either_value", "in_accel_y_roc_either_en",
+                     "in_accel_z_roc_either_en", "in_accel_roc_either_period"]
+        let axes = MotionWakeUp.events(enable: ["in_accel_x_roc_either_en", "in_accel_y_roc_either_en", "in_accel_z_roc_either_en"])
+        #expect(MotionWakeUp.choose(deviceName: "bmc150_accel", eventFiles: files) == axes)
+        #expect(MotionWakeUp.choose(deviceName: "some_new_chip", eventFiles: files) == axes)
+    }
+
+    @Test func mma8452sTransientMagnitudeEventIsMotionNotItsFreeFall() {
+        let files = ["in_accel_x&y&z_mag_falling_en", "in_accel_mag_rising_en", "in_accel_mag_rising_value"]
+        #expect(MotionWakeUp.choose(deviceName: "mma8452", eventFiles: files) == .events(enable: ["in_accel_mag_rising_en"]))
+    }
+
+    /// bma400 has activity (mag rising), inactivity (mag falling) and AC-coupled activity: the
+    /// adaptive one is motion by definition and wins.
+    @Test func bma400PrefersItsAdaptiveActivityEvent() {
+        let files = ["in_accel_mag_rising_en", "in_accel_mag_falling_en", "in_accel_mag_adaptive_rising_en", "in_steps_change_en"]
+        #expect(MotionWakeUp.choose(deviceName: "bma400", eventFiles: files) == .events(enable: ["in_accel_mag_adaptive_rising_en"]))
+        #expect(MotionWakeUp.choose(deviceName: "bma400", eventFiles: ["in_accel_mag_rising_en", "in_accel_mag_falling_en"])
+            == .events(enable: ["in_accel_mag_rising_en"]))
+    }
+
+    @Test("kxcjk-1013's threshold event is its wake-up engine, however the name is spelt",
+          arguments: ["kxcjk1013", "KXCJK1013:00", "kxcjk-1013", "kxtj21009"])
+    func kxcjkThresholdIsMotion(name: String) {
+        let files = ["in_accel_thresh_either_en", "in_accel_thresh_either_value", "in_accel_thresh_either_period"]
+        #expect(MotionWakeUp.choose(deviceName: name, eventFiles: files) == .events(enable: ["in_accel_thresh_either_en"]))
+    }
+
+    /// A plain threshold on an unknown driver may be crossed by gravity alone: poll instead.
+    @Test func aPlainThresholdOnAnUnknownDriverFallsBackToPolling() {
+        guard case .polling(let reason) = MotionWakeUp.choose(deviceName: "accel_3d", eventFiles: ["in_accel_x_thresh_rising_en"]) else {
+            Issue.record("a plain threshold was trusted")
+            return
+        }
+        #expect(reason.contains("accel_3d") && reason.contains("thresh"))
+    }
+
+    @Test("no motion event: polling", arguments: [
+        [String](), ["in_accel_x&y&z_mag_falling_en"], ["in_proximity_thresh_rising_en", "in_illuminance_thresh_either_en"],
+        ["in_accel_x_roc_either_value", "garbage", "in_accel__en", "in_accel_en", "in_accel_x_en"],
+    ])
+    func noMotionEventPolls(files: [String]) {
+        guard case .polling = MotionWakeUp.choose(deviceName: "mma8452", eventFiles: files) else {
+            Issue.record("chose an event among \(files)")
+            return
+        }
+    }
+
+    @Test func rawInTheNameIsUnderstood() {
+        #expect(MotionWakeUp.EventFile("in_accel_x_raw_roc_rising_en")?.kind == "roc")
+        #expect(MotionWakeUp.EventFile("in_accel_x&y&z_mag_adaptive_rising_en")?.kind == "mag_adaptive")
+    }
+}
