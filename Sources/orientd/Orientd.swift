@@ -263,8 +263,17 @@ extension Orientd {
         }
         return SensorPoller(rate: rate, pace: pace, demand: demand, heartbeat: heartbeat, logger: logger, open: {
             let sensors = try IIOAccelerometer.openAll(uri: uri, configured: configured, logger: logger)
+            let still = pace.stillRate < rate ? ", \(formatDecimal(pace.stillRate)) while the device is still" : ""
             for info in sensors.map(\.info) {
-                logger.info("reading \(info.device) at \(info.uri) (\(info.location), id \(info.id)) \(formatDecimal(rate)) times a second; mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")
+                logger.info("reading \(info.device) at \(info.uri) (\(info.location), id \(info.id)) \(formatDecimal(rate)) times a second\(still); mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")
+                switch info.sysname.map({ MotionEvents.wakeUp(sysname: $0) }) {
+                case .events(let files):
+                    logger.info("\(info.device) can signal motion itself (events/\(files.joined(separator: ", "))); orientd does not wait on motion events yet and reads it at the still rate instead")
+                case .polling(let reason):
+                    logger.debug("\(info.device): no motion event to wait on (\(reason)); a still device is read at the still rate")
+                case nil:
+                    break
+                }
             }
             return sensors
         }, onReading: onReading, needsFullRate: needsFullRate)

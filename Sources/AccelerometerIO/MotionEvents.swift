@@ -1,0 +1,39 @@
+import Glibc
+import OrientationCore
+
+/// What a local accelerometer's driver offers to signal motion: its IIO `name` and the files of
+/// its sysfs `events/` directory, judged by `MotionWakeUp`. orientd does not wait on motion events
+/// yet (it reads a still device at the still rate); the daemon logs what a device offers, so a
+/// report from real hardware says whether event wake-up would apply there.
+public enum MotionEvents {
+    /// The most event files looked at: a real device has a few dozen.
+    static let maximumFiles = 512
+
+    public static func wakeUp(sysname: String, sysfs: String = "/sys/bus/iio/devices") -> MotionWakeUp {
+        let device = "\(sysfs)/\(sysname)"
+        let name = firstLine(of: "\(device)/name") ?? sysname
+        return MotionWakeUp.choose(deviceName: name, eventFiles: fileNames(in: "\(device)/events"))
+    }
+
+    static func fileNames(in directory: String) -> [String] {
+        guard let listing = opendir(directory) else { return [] }
+        defer { closedir(listing) }
+        var names: [String] = []
+        while names.count < maximumFiles, let entry = readdir(listing) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    private static func firstLine(of path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = read(descriptor, &buffer, buffer.count)
+        guard count > 0 else { return nil }
+        let line = buffer[..<count].prefix { $0 != UInt8(ascii: "\n") }
+        return String(decoding: line, as: UTF8.self)
+    }
+}
