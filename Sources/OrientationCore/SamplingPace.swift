@@ -27,9 +27,11 @@ public struct SamplingPace: Sendable {
 
     public struct Settings: Equatable, Sendable {
         /// Polls per second while the device is still. At or above the full rate, the sensor is
-        /// read at the full rate all the time (adaptive sampling off). 4 keeps a still device
-        /// below 5 samples a second, and a sudden jump is seen within 250 ms.
-        public var stillRate: Double = 4
+        /// read at the full rate all the time (adaptive sampling off). 3 keeps a still device's
+        /// CPU within three times iio-sensor-proxy's (it polls 1.4 times a second; scripts/bench),
+        /// and a sudden jump is still seen within 333 ms; a turn by hand is read at the full rate
+        /// before it ends.
+        public var stillRate: Double = 3
         /// m/s²: how far a sample must be from the still reference to count as motion. 1 m/s² is
         /// 6° of gravity, far from any decision, and five times the noise of a noisy
         /// accelerometer (0.2 m/s²), so noise wakes it about once in hours.

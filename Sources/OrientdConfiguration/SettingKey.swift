@@ -52,6 +52,13 @@ public struct SettingText: Equatable, Sendable {
     public let isString: Bool
 }
 
+/// A path followed by blanks and `#` or `;` is almost surely a comment at the end of the line,
+/// which the INI format (like systemd's) does not have: refused, where it would name a file.
+private func trailingComment(in path: String) -> String? {
+    guard path.contains(" #") || path.contains("\t#") || path.contains(" ;") || path.contains("\t;") else { return nil }
+    return "'\(path)' looks like a path with a comment after it; comments go on lines of their own (a '#' or ';' after a value is part of it)"
+}
+
 extension SettingKey {
     public static let all: [SettingKey] = daemonKeys + classifierKeys
 
@@ -60,13 +67,14 @@ extension SettingKey {
         text("socket", \.socketPath, accepts: "an absolute path, at most 107 bytes",
              "Unix socket to serve; by default $ORIENTD_SOCKET, else /run/orientd.sock.") { path in
             if !path.hasPrefix("/") { return "expected an absolute path, got '\(path)'" }
+            if let comment = trailingComment(in: path) { return comment }
             if path.utf8.count > 107 { return "a Unix socket path holds at most 107 bytes; this one has \(path.utf8.count)" }
             return nil
         },
         number("rate", \.rate, unit: "polls per second", range: 1...1000,
                "Polls of the accelerometer per second."),
         number("still-rate", \.sampling.stillRate, unit: "polls per second", range: 1...1000,
-               "Polls per second while the device is still (nothing moved for still-after-ms): the first sample that moves brings back the full rate. 4 keeps a still device under 5 samples a second and sees a sudden jump within 250 ms. A value at or above rate polls at rate all the time."),
+               "Polls per second while the device is still (nothing moved for still-after-ms): the first sample that moves brings back the full rate. 3 costs about twice iio-sensor-proxy's CPU and still sees a sudden jump within 333 ms. A value at or above rate polls at rate all the time."),
         number("motion-threshold", \.sampling.motionThreshold, unit: "m/s²", range: 0.01...20,
                "How far a sample must be from the still device's averaged vector to count as motion. 1 is 6° of gravity and five times the noise of a noisy accelerometer (0.2 m/s²)."),
         number("still-after-ms", \.sampling.stillAfterMs, unit: "milliseconds", range: 0...60000,
@@ -77,7 +85,7 @@ extension SettingKey {
                     "Clients of one user (other than root) served at once, so no user can take every place."),
         text("state-file", \.stateFile, accepts: "an absolute path",
              "Where the rotation lock is kept across restarts (written atomically).") { path in
-            path.hasPrefix("/") ? nil : "expected an absolute path, got '\(path)'"
+            path.hasPrefix("/") ? trailingComment(in: path) : "expected an absolute path, got '\(path)'"
         },
         text("lock-group", \.lockGroup, accepts: "a group name, or empty for root only",
              "Members of this group may lock and unlock the rotation; root always may.") { name in

@@ -120,12 +120,16 @@ private struct JSONValueEncoder: Encoder {
         case let value as String: slot.value = .string(value)
         case let value as Bool: slot.value = .bool(value)
         case let value as Double: slot.value = .number(value)
-        case let value as Float: slot.value = .number(Double(value))
-        case let value as Int: slot.value = .integer(Int64(value))
-        case let value as Int64: slot.value = .integer(value)
-        case let value as Int32: slot.value = .integer(Int64(value))
-        case let value as UInt32: slot.value = .integer(Int64(value))
-        case let value as UInt8: slot.value = .integer(Int64(value))
+        // A Float as it prints ("0.1"), as JSONEncoder writes it, not as the Double it widens to.
+        case let value as Float: slot.value = .number(Double("\(value)") ?? Double(value))
+        case let value as any BinaryFloatingPoint: slot.value = .number(Double(value))
+        case let value as any BinaryInteger:
+            guard let exact = Int64(exactly: value) else {
+                throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "\(value) does not fit in 64 bits"))
+            }
+            slot.value = .integer(exact)
+        // Anything else encodes itself through containers; every scalar was handled above, so
+        // this never comes back here with the same value.
         default: try value.encode(to: JSONValueEncoder(slot: slot, codingPath: codingPath))
         }
     }
@@ -150,7 +154,11 @@ private struct JSONValueEncoder: Encoder {
         mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
             JSONValueEncoder(slot: child(key), codingPath: codingPath + [key]).unkeyedContainer()
         }
-        mutating func superEncoder() -> any Encoder { JSONValueEncoder(slot: child(Key(stringValue: "super")!), codingPath: codingPath) }
+        mutating func superEncoder() -> any Encoder {
+            let child = Slot()
+            slot.members["super"] = child
+            return JSONValueEncoder(slot: child, codingPath: codingPath)
+        }
         mutating func superEncoder(forKey key: Key) -> any Encoder { JSONValueEncoder(slot: child(key), codingPath: codingPath + [key]) }
     }
 

@@ -222,7 +222,7 @@ struct Orientd: AsyncParsableCommand {
         let group = ServiceGroup(
             services: zip(sensors, feeds).enumerated().map { index, pair in
                 SampleFeedService(feed: pair.1, uri: pair.0.uri, startedAlready: index == 0, logger: logger)
-            } + [StoppingService(events: events, ambient: ambient, notifier: notifier), server,
+            } + [StoppingService(events: events, ambient: ambient, notifier: notifier, statusLine: statusLine), server,
                        SignalService(signals: signals, reloader: reloader, logger: logger)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)

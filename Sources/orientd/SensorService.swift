@@ -30,9 +30,11 @@ struct StoppingService: Service {
     let events: OutsideEvents
     let ambient: AmbientSensorPoller?
     let notifier: SystemdNotifier
+    let statusLine: SystemdStatusLine
 
     func run() async throws {
         try? await gracefulShutdown()
+        statusLine.stop()
         notifier.stopping()
         events.stop()
         ambient?.stop()

@@ -74,7 +74,7 @@ func problems(_ text: String) -> [String] {
         #expect(try read(ConfigurationTemplate.render(defaults, defaults: defaults)) == defaults)
         var changed = defaults
         changed.uris = ["ip:board.local", "local:"]
-        changed.socketPath = "/tmp/a \"quoted\" #name.sock"
+        changed.socketPath = "/tmp/a \"quoted\"#name;x.sock"
         changed.rate = 12.5
         changed.lockGroup = "adm"
         changed.sensorProxy = true
@@ -316,4 +316,12 @@ func problems(_ text: String) -> [String] {
         #expect(lines.count == 21)
         #expect(lines.last == "orientd.conf: 4980 more problems not shown; fix the ones above first")
     }
+}
+
+/// A `#` comment after a path (allowed in 0.1's YAML) would silently name another file.
+@Test func aPathWithATrailingCommentIsRefused() {
+    let refused = problems("[Daemon]\nstate-file=/var/lib/orientd/state.json  # the lock\nsocket=/run/orientd.sock ; default\n")
+    #expect(refused.count == 2, "\(refused)")
+    #expect(refused.allSatisfy { $0.contains("looks like a path with a comment after it") }, "\(refused)")
+    #expect(problems("[Daemon]\nstate-file=/var/lib/orientd#1/state.json\n").isEmpty)
 }

@@ -40,7 +40,7 @@ extension IntegrationTests {
 
         @Test func aStillDeviceIsReadAtTheStillRateAndATurnIsStillCaught() throws {
             let sensor = try EmulatedAccelerometer.standard(.portrait)
-            // The defaults: rate 25, still-rate 4, still-after-ms 1500.
+            // The defaults: rate 25, still-rate 3, still-after-ms 1500.
             let daemon = try Daemon(sensor: sensor)
             let reads = try Self.reads(of: sensor)
             let subscriber = try rawConnection(to: daemon)
@@ -48,11 +48,11 @@ extension IntegrationTests {
             try subscriber.send(#"{"id":1,"method":"subscribe","events":["deviceOrientationDidChange"]}"#)
             #expect(try subscriber.readJSON()?["id"] == .integer(1))
 
-            // Still: about 4 reads a second, far below the 25 of the full rate; but read all the
+            // Still: about 3 reads a second, far below the 25 of the full rate; but read all the
             // same, for the subscriber.
             let still = try #require(Self.waitForReadRate(below: 10, reads), "never below 10 reads a second:\n\(daemon.log)")
             #expect(still >= 1, "a subscriber must keep the sensor read")
-            #expect(daemon.log.contains("the device is still: reading it 4 times a second"))
+            #expect(daemon.log.contains("the device is still: reading it 3 times a second"))
 
             let movesBefore = daemon.log.components(separatedBy: "the device moves").count
             sensor.turn(to: .landscapeLeft)

@@ -53,6 +53,8 @@ extension IntegrationTests {
                 #expect(dependencies.contains(Substring(library)), "Depends: \(depends)")
             }
             #expect(depends.contains("libiio0 (>= 0.24)"), "Depends: \(depends)")
+            // The release build's packed relocations need glibc 2.36, which dpkg-shlibdeps cannot see.
+            #expect(depends.contains("libc6 (>= 2.36)"), "Depends: \(depends)")
             #expect(!depends.contains("swift"), "the Swift runtime is linked in: \(depends)")
             // It takes iio-sensor-proxy's place: what depends on it is satisfied, and installing
             // one removes the other.

@@ -28,6 +28,19 @@ import Testing
         }
     }
 
+    private struct EveryScalar: Codable {
+        var int8: Int8 = -8, int16: Int16 = -16, int32: Int32 = -32, int64: Int64 = .min, int: Int = .max
+        var uint8: UInt8 = 8, uint16: UInt16 = 16, uint32: UInt32 = 32, uint64: UInt64 = 64, uint: UInt = 1 << 40
+        var float: Float = 0.1, double: Double = 0.1, bool = true
+    }
+
+    /// Every integer and floating-point type, not only those the messages use today: a type that
+    /// fell through to its own `encode(to:)` once recursed until the stack overflowed.
+    @Test func everyScalarAsFoundationWroteIt() throws {
+        #expect(ours(EveryScalar()) == (try foundation(EveryScalar())))
+        #expect(throws: EncodingError.self) { try JSONValue(encoding: [UInt64.max]) }
+    }
+
     private struct Nested: Codable {
         enum Kind: String, Codable { case one, two }
         var kind: Kind
