@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import OrientationCore
 
 /// Something the event thread waits on: a descriptor (udev's monitor, the D-Bus connection) and
@@ -20,14 +21,17 @@ public final class DescriptorLoop: @unchecked Sendable {
     private let thread = FeedThread()
     private let name: String
     private let wakePipe: (read: Int32, write: Int32)
-    private let inboxLock = Lock()
-    private var inbox: [@Sendable () -> Void] = []
+    /// Work handed over by other threads, and whether the loop is to stop. `stop` sets that flag
+    /// before it wakes the thread, which reads it after every wake-up: a stop asked while the
+    /// thread is between its check and poll() still ends that poll.
+    private struct Inbox {
+        var work: [@Sendable () -> Void] = []
+        var stopping = false
+    }
+    private let inbox = Mutex(Inbox())
     /// Touched on the thread only (before `start`, by its caller).
     private var watches: [any DescriptorWatch] = []
     private var running = false
-    /// Set by `stop` before it wakes the thread, which reads it after every wake-up: a stop
-    /// asked while the thread is between its check and poll() still ends that poll.
-    private var stopping = false
 
     public init(name: String) throws(DescriptorLoopError) {
         var ends: [Int32] = [-1, -1]
@@ -62,7 +66,7 @@ public final class DescriptorLoop: @unchecked Sendable {
 
     /// Runs `work` on the loop's thread, soon.
     public func perform(_ work: @escaping @Sendable () -> Void) {
-        inboxLock.withLock { inbox.append(work) }
+        inbox.withLock { $0.work.append(work) }
         wake()
     }
 
@@ -70,7 +74,7 @@ public final class DescriptorLoop: @unchecked Sendable {
     /// their descriptors afterwards.
     public func stop() {
         guard running else { return }
-        inboxLock.withLock { stopping = true }
+        inbox.withLock { $0.stopping = true }
         wake()
         thread.stop()
     }
@@ -82,8 +86,7 @@ public final class DescriptorLoop: @unchecked Sendable {
 
     private func run() {
         var drained = [UInt8](repeating: 0, count: 64)
-        while !inboxLock.withLock({ stopping }) {
-            let work = inboxLock.withLock { defer { inbox = [] }; return inbox }
+        while let work = takeWorkUnlessStopping() {
             work.forEach { $0() }
             var descriptors = [pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
                 + watches.map { pollfd(fd: $0.descriptor.fd, events: $0.descriptor.events, revents: 0) }
@@ -102,6 +105,15 @@ public final class DescriptorLoop: @unchecked Sendable {
                 let due = timeouts[index] >= 0 && waitedMs >= Double(timeouts[index])
                 if descriptors[index + 1].revents != 0 || due { watch.handle() }
             }
+        }
+    }
+
+    /// The work handed over since the last call; nil once the loop is to stop.
+    private func takeWorkUnlessStopping() -> [@Sendable () -> Void]? {
+        inbox.withLock { inbox in
+            guard !inbox.stopping else { return nil }
+            defer { inbox.work = [] }
+            return inbox.work
         }
     }
 }

@@ -1,13 +1,19 @@
+import Synchronization
+
 /// Who needs the sensor read, reference-counted as `beginGeneratingDeviceOrientationNotifications`
 /// is: holders (subscriptions) keep it read for as long as they last, a one-off request keeps it
 /// read for `keepReadingAfterRequest` seconds. With no demand the poller reads nothing at all.
-public final class ReadingDemand: @unchecked Sendable {
+public final class ReadingDemand: Sendable {
     public let keepReadingAfterRequest: Double
-    private let lock = Lock()
-    private var holders = 0
-    private var lastRequest = -Double.infinity
-    private var reading = true
-    private var wakeUp: (@Sendable () -> Void)?
+
+    private struct State {
+        var holders = 0
+        var lastRequest = -Double.infinity
+        var reading = true
+        var wakeUp: (@Sendable () -> Void)?
+    }
+
+    private let state = Mutex(State())
 
     public init(keepReadingAfterRequest: Double = 5) {
         self.keepReadingAfterRequest = keepReadingAfterRequest
@@ -23,33 +29,30 @@ public final class ReadingDemand: @unchecked Sendable {
     public func request(at time: Double = MonotonicClock.now()) { change { $0.lastRequest = time } }
 
     /// Whether the sensor is being read (false while the poller sleeps for want of demand).
-    public var isReading: Bool { locked { reading } }
+    public var isReading: Bool { state.withLock { $0.reading } }
 
     /// Called by the poller: stops reading, unless there is demand at `time`. Returns true when
     /// the poller should sleep until woken.
     func goIdleUnlessNeeded(at time: Double) -> Bool {
-        locked {
-            guard holders == 0, time - lastRequest >= keepReadingAfterRequest else { return false }
-            reading = false
+        state.withLock { state in
+            guard state.holders == 0, time - state.lastRequest >= keepReadingAfterRequest else { return false }
+            state.reading = false
             return true
         }
     }
 
     /// Called by the poller when it reads again.
-    func noteReading() { locked { reading = true } }
+    func noteReading() { state.withLock { $0.reading = true } }
 
     /// The poller's way to be woken when demand appears while it sleeps.
-    func onDemand(_ wake: @escaping @Sendable () -> Void) { locked { wakeUp = wake } }
+    func onDemand(_ wake: @escaping @Sendable () -> Void) { state.withLock { $0.wakeUp = wake } }
 
-    private func change(_ body: (ReadingDemand) -> Void) {
-        let wake: (@Sendable () -> Void)? = locked {
-            body(self)
-            return reading ? nil : wakeUp
+    /// Changes the demand; wakes the poller (outside the lock) if it sleeps.
+    private func change(_ body: (inout State) -> Void) {
+        let wake: (@Sendable () -> Void)? = state.withLock { state in
+            body(&state)
+            return state.reading ? nil : state.wakeUp
         }
         wake?()
-    }
-
-    private func locked<T>(_ body: () -> T) -> T {
-        lock.withLock(body)
     }
 }
