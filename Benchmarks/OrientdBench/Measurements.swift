@@ -10,19 +10,30 @@ let stepCycle: [Orientation] = [.landscapeLeft, .portraitUpsideDown, .landscapeR
 /// iio-sensor-proxy's 700 ms polls, so its figures do not lock to its phase.
 func measureStepLatency(sensor: BenchSensor, daemons: [any DaemonUnderTest], trials: Int,
                         random: inout SeededRandom) -> [String: [Double]] {
+    timeTurns(daemons: daemons, trials: trials) { target in
+        sleep(seconds: Double.random(in: 0.7...2.1, using: &random))
+        return {
+            let turned = now()
+            sensor.turn(to: target)
+            return turned
+        }
+    }
+}
+
+/// Runs `trials` turns round `stepCycle`: `prepare` waits before a turn and returns the turn,
+/// which moves the sensor and returns the moment latency is counted from; then how long after
+/// it each daemon's client heard of the new orientation (infinity: not within 3 s).
+private func timeTurns(daemons: [any DaemonUnderTest], trials: Int,
+                       prepare: (Orientation) -> () -> Double) -> [String: [Double]] {
     var latencies: [String: [Double]] = [:]
     for trial in 0..<trials {
-        sleep(seconds: Double.random(in: 0.7...2.1, using: &random))
         let target = stepCycle[trial % stepCycle.count]
+        let turn = prepare(target)
         let counts = daemons.map(\.reports.count)
-        let turned = now()
-        sensor.turn(to: target)
+        let from = turn()
         for (daemon, count) in zip(daemons, counts) {
-            if let heard = daemon.waitForReport(of: target, after: count, timeout: 3) {
-                latencies[daemon.name, default: []].append(heard - turned)
-            } else {
-                latencies[daemon.name, default: []].append(.infinity)
-            }
+            let heard = daemon.waitForReport(of: target, after: count, timeout: 3)
+            latencies[daemon.name, default: []].append(heard.map { $0 - from } ?? .infinity)
         }
     }
     return latencies
@@ -78,21 +89,10 @@ private func inPlaneOnly(_ orientations: [Orientation]) -> [Orientation] {
 /// of the new orientation (negative: before it ended).
 func measurePhysicalTurns(sensor: BenchSensor, daemons: [any DaemonUnderTest], trials: Int, motion: Double,
                           random: inout SeededRandom) -> [String: [Double]] {
-    var latencies: [String: [Double]] = [:]
-    for trial in 0..<trials {
+    timeTurns(daemons: daemons, trials: trials) { target in
         sleep(seconds: Double.random(in: 3...4.5, using: &random))
-        let target = stepCycle[trial % stepCycle.count]
-        let counts = daemons.map(\.reports.count)
-        let ended = sensor.sweep(to: target, over: motion)
-        for (daemon, count) in zip(daemons, counts) {
-            if let heard = daemon.waitForReport(of: target, after: count, timeout: 3) {
-                latencies[daemon.name, default: []].append(heard - ended)
-            } else {
-                latencies[daemon.name, default: []].append(.infinity)
-            }
-        }
+        return { sensor.sweep(to: target, over: motion) }
     }
-    return latencies
 }
 
 /// What a daemon costs while the device lies still and one client is subscribed.
