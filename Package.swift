@@ -74,8 +74,12 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         ]),
+        // Turning the screen with the device (orientctl rotate): the pure decisions and each
+        // compositor's commands. No I/O.
+        .target(name: "ScreenRotation", dependencies: ["OrientationCore"]),
+
         .executableTarget(name: "orientctl", dependencies: [
-            "OrientdClient", "OrientdProtocol", "OrientationCore",
+            "OrientdClient", "OrientdProtocol", "OrientationCore", "ScreenRotation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -116,6 +120,7 @@ let package = Package(
         .testTarget(name: "AccelerometerIOTests", dependencies: ["AccelerometerIO", "OrientationCore"]),
         .testTarget(name: "SensorProxyTests", dependencies: ["SensorProxy", "OrientationCore"]),
         .testTarget(name: "OrientdProtocolTests", dependencies: ["OrientdProtocol"]),
+        .testTarget(name: "ScreenRotationTests", dependencies: ["ScreenRotation", "OrientationCore"]),
         // The hub in process: connections through NIO's EmbeddedChannel, no sockets, no sensor.
         .testTarget(name: "OrientdHubTests", dependencies: [
             "OrientdHub", "OrientdProtocol", "OrientationCore", "ProcessHarness",
@@ -127,7 +132,7 @@ let package = Package(
         ]),
         .testTarget(name: "OrientdConfigurationTests", dependencies: ["AccelerometerIO", "OrientdConfiguration", "OrientationCore"]),
         .testTarget(name: "OrientdIntegrationTests", dependencies: [
-            "EmulatedSensor", "OrientdClient", "OrientdProtocol", "OrientationCore", "ProcessHarness", "ScenarioCorpus",
+            "EmulatedSensor", "OrientdClient", "OrientdProtocol", "OrientationCore", "ProcessHarness", "ScenarioCorpus", "ScreenRotation",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .target(name: "orientd"), .target(name: "orientctl"), .target(name: "orientation-example"),
         ]),
