@@ -1,0 +1,121 @@
+import Glibc
+import OrientdProtocol
+
+/// One connection to sway's IPC socket (`$SWAYSOCK`). A message is the magic `i3-ipc`, the
+/// payload's length and the message type (each a 32-bit integer in the machine's byte order),
+/// then the payload, JSON in both directions (sway-ipc(7)).
+final class SwayIPC {
+    enum MessageType: UInt32 {
+        case runCommand = 0
+        case subscribe = 2
+        case getOutputs = 3
+    }
+
+    /// Event types have the high bit set; sway's `output` event is 1, `shutdown` 6.
+    static let outputEvent: UInt32 = 0x8000_0001
+    static let shutdownEvent: UInt32 = 0x8000_0006
+
+    private static let magic = Array("i3-ipc".utf8)
+    /// A reply larger than this is not from sway.
+    private static let largestPayload: UInt32 = 16 << 20
+
+    let socketPath: String
+    private let descriptor: Int32
+
+    /// Connects; `timeout` bounds each read, so a sway that hangs cannot hang orientctl.
+    init(socketPath: String, timeout: Double?) throws(BackendFailure) {
+        self.socketPath = socketPath
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let pathBytes = Array(socketPath.utf8)
+        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw BackendFailure(description: "sway's socket path \(socketPath) is too long", compositorGone: true)
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: pathBytes)
+        }
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw Self.failure("cannot make a socket", gone: true) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            let failure = Self.failure("sway is not answering at \(socketPath)", gone: true)
+            close(descriptor)
+            throw failure
+        }
+        self.descriptor = descriptor
+        if let timeout {
+            var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends a message and returns sway's reply, skipping events that arrive first.
+    func request(_ type: MessageType, _ payload: String = "") throws(BackendFailure) -> JSONValue {
+        try send(type, payload)
+        while true {
+            let (replyType, reply) = try receive()
+            guard replyType & 0x8000_0000 == 0 else { continue }
+            guard let json = Wire.decode(reply) else {
+                throw BackendFailure(description: "sway sent a reply that is not JSON", compositorGone: false)
+            }
+            return json
+        }
+    }
+
+    func send(_ type: MessageType, _ payload: String) throws(BackendFailure) {
+        var message = Self.magic
+        let body = Array(payload.utf8)
+        withUnsafeBytes(of: UInt32(body.count)) { message.append(contentsOf: $0) }
+        withUnsafeBytes(of: type.rawValue) { message.append(contentsOf: $0) }
+        message += body
+        var sent = 0
+        while sent < message.count {
+            let count = message[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw Self.failure("lost sway's socket \(socketPath)", gone: true) }
+            sent += count
+        }
+    }
+
+    /// The next message from sway: a reply or an event.
+    func receive() throws(BackendFailure) -> (type: UInt32, payload: [UInt8]) {
+        let header = try read(count: Self.magic.count + 8)
+        guard Array(header.prefix(Self.magic.count)) == Self.magic else {
+            throw BackendFailure(description: "\(socketPath) does not speak sway's IPC protocol", compositorGone: false)
+        }
+        let length = header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: Self.magic.count, as: UInt32.self) }
+        let type = header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: Self.magic.count + 4, as: UInt32.self) }
+        guard length <= Self.largestPayload else {
+            throw BackendFailure(description: "sway announced a message of \(length) bytes", compositorGone: false)
+        }
+        return (type, try read(count: Int(length)))
+    }
+
+    private func read(count: Int) throws(BackendFailure) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = bytes[filled...].withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if got < 0 && errno == EINTR { continue }
+            if got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                throw BackendFailure(description: "sway did not answer within its time at \(socketPath)", compositorGone: false)
+            }
+            guard got > 0 else {
+                throw BackendFailure(description: "sway closed its socket \(socketPath)", compositorGone: true)
+            }
+            filled += got
+        }
+        return bytes
+    }
+
+    private static func failure(_ what: String, gone: Bool) -> BackendFailure {
+        BackendFailure(description: "\(what): \(String(cString: strerror(errno)))", compositorGone: gone)
+    }
+}
