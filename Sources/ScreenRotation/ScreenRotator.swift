@@ -14,7 +14,7 @@ public struct ScreenRotator: Sendable {
         public var firstRetryDelay: Double
         public var longestRetryDelay: Double
 
-        public init(tabletModeOnly: Bool = false, firstRetryDelay: Double = 0.5, longestRetryDelay: Double = 10) {
+        public init(tabletModeOnly: Bool = false, firstRetryDelay: Double = 0.25, longestRetryDelay: Double = 2) {
             self.tabletModeOnly = tabletModeOnly
             self.firstRetryDelay = firstRetryDelay
             self.longestRetryDelay = longestRetryDelay
@@ -37,7 +37,7 @@ public struct ScreenRotator: Sendable {
         case compositorShows(PanelRotation?)
         /// The compositor went away (it quit or restarted): what it will show is unknown.
         case compositorGone(reason: String)
-        /// The compositor is (back) there: turn it to what orientd says.
+        /// The compositor answers (again): if turning it failed, try at once.
         case compositorBack
         /// Time passed (the loop woke up at `wakeUpTime`).
         case tick
@@ -104,8 +104,9 @@ public struct ScreenRotator: Sendable {
         case .turnFailed(let reason, let compositorGone):
             shown = nil
             if failure != reason {
-                let next = compositorGone ? "trying again when it is back" : "trying again"
-                actions.append(.log("could not turn the screen: \(reason); \(next) (first in \(Self.seconds(retryDelay)))"))
+                let waiting = compositorGone ? "waiting for it: " : ""
+                actions.append(.log("could not turn the screen: \(reason); \(waiting)trying again in \(Self.seconds(retryDelay)), "
+                    + "then every \(Self.seconds(settings.longestRetryDelay)) at most"))
             }
             failure = reason
             wakeUpTime = time + retryDelay
@@ -121,6 +122,7 @@ public struct ScreenRotator: Sendable {
             }
             return actions
         case .compositorBack:
+            guard failure != nil else { return actions }
             shown = nil
             wakeUpTime = nil
             retryDelay = settings.firstRetryDelay

@@ -7,12 +7,21 @@ struct Lock: ParsableCommand {
         discussion: """
             Device orientation events go on; interfaceOrientationDidChange events stop until \
             'orientctl unlock'. The lock survives a restart of orientd. Only root and members of \
-            orientd's lock-group may change it.
+            orientd's lock-group may change it. With --toggle, unlocks a locked rotation instead: \
+            one command for a keyboard shortcut (sway: 'bindsym XF86RotationLockToggle exec \
+            orientctl lock --toggle').
             """)
 
     @OptionGroup var options: ConnectionOptions
 
-    func run() throws { try setLock(.lock, options: options) }
+    @Flag(help: "Unlock if the rotation is locked, lock it otherwise.")
+    var toggle = false
+
+    func run() throws {
+        guard toggle else { return try setLock(.lock, options: options) }
+        let (status, _) = try options.call(.status, as: StatusResult.self)
+        try setLock(status.locked ? .unlock : .lock, options: options)
+    }
 }
 
 /// Locks or unlocks (`lock`/`unlock` share it), and says whether the lock was saved.

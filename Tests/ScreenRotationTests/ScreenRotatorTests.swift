@@ -90,6 +90,13 @@ import Testing
         #expect(turns(rotator.handle(.compositorBack, at: 2)) == [.clockwise270])
     }
 
+    @Test func aCompositorThatWasNeverLostIsNotTurnedTwice() {
+        var rotator = ScreenRotator()
+        _ = rotator.handle(.subscribed(.landscapeLeft, tabletMode: nil), at: 0)
+        _ = rotator.handle(.turned(.clockwise270), at: 0)
+        #expect(rotator.handle(.compositorBack, at: 0.1).isEmpty, "the watcher connecting late changes nothing")
+    }
+
     @Test func orientdGoingAwayLeavesTheScreenAsItIs() {
         var rotator = ScreenRotator()
         _ = rotator.handle(.subscribed(.landscapeRight, tabletMode: nil), at: 0)

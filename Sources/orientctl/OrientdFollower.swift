@@ -1,0 +1,64 @@
+import Foundation
+import OrientdClient
+import OrientationCore
+import OrientdProtocol
+
+/// Follows orientd's interface orientation (and tablet mode) on a thread of its own and posts
+/// what it hears; reconnects with a growing delay (0.1 s to 2 s) whenever orientd goes away.
+struct OrientdFollower {
+    let socketPath: String?
+    let supported: [InterfaceOrientation]
+    let tabletMode: Bool
+    let inbox: RotateInbox
+
+    func start() {
+        Thread.detachNewThread { follow() }
+    }
+
+    private var parameters: [String: JSONValue] {
+        var events: [EventKind] = [.interfaceOrientationDidChange]
+        if tabletMode { events.append(.tabletModeDidChange) }
+        return [
+            "events": .array(events.map { .string($0.rawValue) }),
+            "supportedInterfaceOrientations": .array(supported.map { .string($0.rawValue) }),
+        ]
+    }
+
+    private func follow() {
+        var delay = 0.1
+        var reachable = true
+        while true {
+            do throws(OrientdClientError) {
+                let client = try OrientdClient(socketPath: socketPath)
+                let result = try client.subscribe(parameters)
+                inbox.post(.rotator(.subscribed(result.interfaceOrientation ?? supported[0], tabletMode: tabletMode ? result.tabletMode : nil)))
+                if tabletMode, result.tabletMode == nil {
+                    Output.error("orientctl rotate: orientd cannot tell tablet mode yet (\(result.hingeProblem ?? "no hinge reading")); the screen stays upright until it can")
+                }
+                reachable = true
+                delay = 0.1
+                client.setReadTimeout(nil)
+                while let event = try client.nextServerEvent() {
+                    switch event {
+                    case .interfaceOrientationDidChange(let change):
+                        inbox.post(.rotator(.interfaceOrientationChanged(change.interfaceOrientation)))
+                    case .tabletModeDidChange(let change):
+                        inbox.post(.rotator(.tabletModeChanged(change.tabletMode)))
+                    default:
+                        break
+                    }
+                }
+                inbox.post(.rotator(.orientdGone(reason: "orientd closed the connection")))
+                reachable = false
+            } catch .serverError(let code, let message) where code == ProtocolError.Code.invalidParameters.rawValue {
+                inbox.post(.fatal("orientd refused the subscription: \(message)"))
+                return
+            } catch {
+                if reachable { inbox.post(.rotator(.orientdGone(reason: error.description))) }
+                reachable = false
+            }
+            Thread.sleep(forTimeInterval: delay)
+            delay = min(delay * 2, 2)
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import ArgumentParser
+import Foundation
+import OrientationCore
+import OrientdProtocol
+import ScreenRotation
+
+struct Rotate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Turn the screen with the device, on sway, Hyprland, niri, other wlroots compositors or X11.",
+        discussion: """
+            Follows orientd's interface orientation and turns the built-in panel (eDP-*, LVDS-*, \
+            DSI-*, or --output) and the touchscreen and pen input with it. The backend comes \
+            from the session: $SWAYSOCK (sway, through its IPC socket), \
+            $HYPRLAND_INSTANCE_SIGNATURE (hyprctl), $NIRI_SOCKET (niri msg), $WAYLAND_DISPLAY \
+            (wlr-randr), $DISPLAY (xrandr and xinput); --backend overrides it. \
+            While the rotation is locked ('orientctl lock', or 'orientctl lock --toggle' on a \
+            key) the screen stays as it is. Lying flat changes nothing. \
+            If the compositor or orientd goes away, orientctl waits for it (trying again after \
+            0.25 s, then less often, up to every 2 s) and turns the screen again when it is back. Prints one line per turn; runs until interrupted. \
+            Start it from the compositor ('exec orientctl rotate' in sway's config, \
+            'exec-once = orientctl rotate' in Hyprland's) or as the systemd user service \
+            orientd-rotate.service.
+            """)
+
+    @Option(help: ArgumentHelp("The compositor to talk to: \(CompositorBackendKind.allCases.map(\.rawValue).joined(separator: ", ")). (default: from the environment)", valueName: "name"))
+    var backend: CompositorBackendKind?
+
+    @Option(help: ArgumentHelp("The output to turn. (default: the built-in panel, eDP-*, LVDS-* or DSI-*)", valueName: "name"))
+    var output: String?
+
+    @Option(help: ArgumentHelp(
+        "The interface orientations to turn to, comma-separated, from portrait, landscapeLeft, landscapeRight, portraitUpsideDown, or landscape, allButUpsideDown, all. (default: all)",
+        valueName: "orientations"), transform: Rotate.orientations)
+    var supported: [InterfaceOrientation] = InterfaceOrientation.allCases
+
+    @Flag(help: "Turn only while the convertible is folded into a tablet; in laptop mode keep the panel upright.")
+    var tabletModeOnly = false
+
+    @Option(name: .customLong("exec"), help: ArgumentHelp(
+        "A shell command to run after each turn, with ORIENTD_ROTATION (0, 90, 180, 270: degrees clockwise), ORIENTD_INTERFACE_ORIENTATION, ORIENTD_DEVICE_ORIENTATION, ORIENTD_OUTPUT and ORIENTD_BACKEND in its environment.",
+        valueName: "command"))
+    var hook: String?
+
+    @Option(name: .customLong("touch-device"), help: ArgumentHelp(
+        "X11: an input device to turn with the screen (xinput's name); repeat for more. (default: those whose name says touch, pen or stylus)",
+        valueName: "name"))
+    var touchDevices: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "orientd's socket. (default: $\(Wire.socketEnvironmentVariable), else \(Wire.defaultSocketPath))",
+        valueName: "path"))
+    var socket: String?
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let kind = backend ?? CompositorBackendKind.detect(environment: environment) else {
+            throw ClientFailure(message: """
+                no compositor found: none of SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, NIRI_SOCKET, \
+                WAYLAND_DISPLAY or DISPLAY is set. Run orientctl rotate inside the graphical session \
+                (for the systemd user service, the compositor must import its environment: \
+                'systemctl --user import-environment'), or name one with --backend.
+                """)
+        }
+        let screen = try Self.makeBackend(kind, environment: environment, touchDevices: touchDevices)
+        let inbox = RotateInbox()
+        OrientdFollower(socketPath: socket, supported: supported, tabletMode: tabletModeOnly, inbox: inbox).start()
+        if let sway = screen as? SwayBackend { SwayWatcher(socketPath: sway.socketPath, inbox: inbox).start() }
+        var loop = RotateLoop(screen: screen, panel: output, hook: hook.map { RotationHook(command: $0, backend: screen.name) },
+                              rotator: ScreenRotator(settings: .init(tabletModeOnly: tabletModeOnly)))
+        while true {
+            try loop.handle(inbox.next(until: loop.rotator.wakeUpTime))
+        }
+    }
+
+    static func makeBackend(_ kind: CompositorBackendKind, environment: [String: String], touchDevices: [String]) throws -> ScreenBackend {
+        switch kind {
+        case .sway:
+            guard let socket = environment["SWAYSOCK"], !socket.isEmpty else {
+                throw ClientFailure(message: "--backend sway needs SWAYSOCK, the path of sway's IPC socket (sway sets it for the programs it starts)")
+            }
+            return SwayBackend(socketPath: socket)
+        default:
+            throw ClientFailure(message: "--backend \(kind.rawValue) is not available yet")
+        }
+    }
+
+    /// `--supported`: names and masks, comma-separated, in order of preference.
+    static func orientations(_ text: String) throws -> [InterfaceOrientation] {
+        var orientations: [InterfaceOrientation] = []
+        for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+            let named = SubscribeParameters.interfaceOrientationMasks[name] ?? InterfaceOrientation(rawValue: name).map { [$0] }
+            guard let named else {
+                throw ValidationError("'\(name)' is not an interface orientation: use portrait, landscapeLeft, landscapeRight, portraitUpsideDown, landscape, allButUpsideDown or all")
+            }
+            orientations += named.filter { !orientations.contains($0) }
+        }
+        guard !orientations.isEmpty else { throw ValidationError("--supported needs at least one orientation") }
+        return orientations
+    }
+}
+
+extension CompositorBackendKind: ExpressibleByArgument {}
+
+/// The main loop's state: feeds news to the rotator and carries out what it decides.
+struct RotateLoop {
+    let screen: ScreenBackend
+    /// The output to turn; found among the compositor's outputs at the first turn unless named.
+    var panel: String?
+    let hook: RotationHook?
+    var rotator: ScreenRotator
+
+    mutating func handle(_ news: RotateNews?) throws {
+        var events: [ScreenRotator.Event]
+        switch news {
+        case nil:
+            events = [.tick]
+        case .rotator(let event):
+            events = [event]
+        case .outputsChanged:
+            guard let sway = screen as? SwayBackend, let panel, let shown = try? sway.rotation(of: panel) else { return }
+            events = [.compositorShows(shown)]
+        case .fatal(let message):
+            throw ClientFailure(message: message)
+        }
+        while !events.isEmpty {
+            for action in rotator.handle(events.removeFirst(), at: monotonicNow()) {
+                switch action {
+                case .turn(let rotation):
+                    events.append(try turn(to: rotation))
+                case .runHook(let rotation):
+                    let output = panel ?? "?"
+                    Output.line("turned \(output) to \(rotation.clockwiseDegrees)° clockwise (\(rotation.interfaceOrientation))")
+                    hook?.run(rotation: rotation, output: output)
+                case .log(let line):
+                    Output.error("orientctl rotate: \(line)")
+                }
+            }
+        }
+    }
+
+    /// Turns the panel; a compositor that answers but has no built-in panel is the user's to fix.
+    private mutating func turn(to rotation: PanelRotation) throws -> ScreenRotator.Event {
+        do throws(BackendFailure) {
+            let output: String
+            if let panel { output = panel } else { output = try findPanel() }
+            panel = output
+            try screen.turn(output, to: rotation)
+            return .turned(rotation)
+        } catch {
+            return .turnFailed(reason: error.description, compositorGone: error.compositorGone)
+        }
+    }
+
+    private func findPanel() throws(BackendFailure) -> String {
+        let outputs = try screen.outputNames()
+        if let panel = builtInPanel(among: outputs) { return panel }
+        throw BackendFailure(description: """
+            \(screen.name) has no built-in panel (eDP-*, LVDS-*, DSI-*) among its outputs \
+            \(outputs.isEmpty ? "(none)" : outputs.joined(separator: ", ")); name the one to turn with --output
+            """, compositorGone: false)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import ScreenRotation
+
+/// What the threads of `orientctl rotate` tell its main loop, in the order they happen.
+enum RotateNews: Sendable {
+    case rotator(ScreenRotator.Event)
+    /// sway says its outputs changed: ask what the panel shows.
+    case outputsChanged
+    /// orientd refused the subscription: trying again would not help.
+    case fatal(String)
+}
+
+/// A queue of news that the main loop waits on, up to a deadline.
+final class RotateInbox: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var queue: [RotateNews] = []
+
+    func post(_ news: RotateNews) {
+        condition.lock()
+        queue.append(news)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// The next news, or nil when `deadline` (on the monotonic clock, see `monotonicNow`) passes first.
+    func next(until deadline: Double?) -> RotateNews? {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.isEmpty {
+            guard let deadline else {
+                condition.wait()
+                continue
+            }
+            let remaining = deadline - monotonicNow()
+            if remaining <= 0 { return nil }
+            _ = condition.wait(until: Date(timeIntervalSinceNow: remaining))
+        }
+        return queue.removeFirst()
+    }
+}
+
+/// Seconds on the monotonic clock: the rotator's time, unaffected by changes of the wall clock.
+func monotonicNow() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
