@@ -24,6 +24,22 @@ extension IntegrationTests {
             #expect(verify.standardError.isEmpty, "\(verify.standardError)")
         }
 
+        /// The user unit of `orientctl rotate` verifies as a user manager reads it, and starts with the
+        /// graphical session.
+        @Test func theRotateUserUnitVerifies() throws {
+            let scratch = makeScratchDirectory()
+            chmod(scratch, 0o700)
+            let unit = try String(contentsOfFile: Self.root + "/systemd/orientd-rotate.service", encoding: .utf8)
+            #expect(unit.contains("\nExecStart=/usr/bin/orientctl rotate\n"))
+            #expect(unit.contains("\nWantedBy=graphical-session.target\n") && unit.contains("\nPartOf=graphical-session.target\n"))
+            try unit.replacingOccurrences(of: "ExecStart=/usr/bin/orientctl", with: "ExecStart=\(Products.path("orientctl"))")
+                .write(toFile: scratch + "/orientd-rotate.service", atomically: true, encoding: .utf8)
+            let verify = try run(executable: "/usr/bin/systemd-analyze", ["verify", "--user", "--man=no", scratch + "/orientd-rotate.service"],
+                                 environment: ["XDG_RUNTIME_DIR": scratch])
+            #expect(verify.status == 0, "\(verify.standardError)")
+            #expect(verify.standardError.isEmpty, "\(verify.standardError)")
+        }
+
         /// The unit takes iio-sensor-proxy's place: it names the bus name it serves (systemd only
         /// notes it: readiness stays READY=1), starts after the bus's socket, and one of the two
         /// services stops when the other starts.
