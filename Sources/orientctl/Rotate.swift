@@ -22,7 +22,7 @@ struct Rotate: ParsableCommand {
             orientd-rotate.service.
             """)
 
-    @Option(help: ArgumentHelp("The compositor to talk to: \(CompositorBackendKind.allCases.map(\.rawValue).joined(separator: ", ")). (default: from the environment)", valueName: "name"))
+    @Option(help: ArgumentHelp("The compositor to talk to. (default: from the environment)", valueName: "name"))
     var backend: CompositorBackendKind?
 
     @Option(help: ArgumentHelp("The output to turn. (default: the built-in panel, eDP-*, LVDS-* or DSI-*)", valueName: "name"))
