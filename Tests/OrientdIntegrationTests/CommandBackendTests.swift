@@ -34,7 +34,7 @@ extension IntegrationTests {
             defer { stubs.remove() }
 
             let hyprland = try backend("hyprland", stubs)
-            #expect(try hyprland.outputNames() == ["eDP-1", "DP-2"])
+            #expect(try hyprland.outputNames() == ["eDP-1", "DP-2", "HDMI-A-1"])
             try hyprland.turn("eDP-1", to: .clockwise90)
             let niri = try backend("niri", stubs)
             #expect(try niri.outputNames() == ["eDP-1", "DP-3"])
@@ -43,7 +43,7 @@ extension IntegrationTests {
             #expect(try wlrRandr.outputNames() == ["HDMI-A-1", "eDP-1"])
             try wlrRandr.turn("eDP-1", to: .clockwise90)
             let x11 = try backend("x11", stubs)
-            #expect(try x11.outputNames() == ["eDP-1"])
+            #expect(try x11.outputNames() == ["eDP-1", "DP-1"])
             try x11.turn("eDP-1", to: .clockwise90)
             try backend("x11", stubs, touchDevices: ["ELAN2514:00 04F3:2817"]).turn("eDP-1", to: .upright)
 
@@ -68,16 +68,16 @@ extension IntegrationTests {
         }
 
         /// A monitor without a rule of its name ignores `monitor NAME,transform,N`: the turn is
-        /// then given as a full rule. (The stub keeps only DP-2's transform at 0.)
+        /// then given as a full rule. (The stub's HDMI-A-1 has no rule.)
         @Test func hyprlandFallsBackToAFullRule() throws {
             let stubs = try StubTools()
             defer { stubs.remove() }
-            try backend("hyprland", stubs).turn("DP-2", to: .clockwise270)
+            try backend("hyprland", stubs).turn("HDMI-A-1", to: .clockwise270)
             #expect(stubs.turns == [
-                "hyprctl keyword monitor DP-2,transform,1",
+                "hyprctl keyword monitor HDMI-A-1,transform,1",
                 "hyprctl keyword input:touchdevice:transform 1",
                 "hyprctl keyword input:tablet:transform 1",
-                "hyprctl keyword monitor DP-2,2560x1440@143.91200,2880x0,1.00,transform,1",
+                "hyprctl keyword monitor HDMI-A-1,1920x1080@60.00000,5440x0,1.00,transform,1",
             ])
         }
 

@@ -4,8 +4,9 @@ import ScreenRotation
 /// Stand-ins for hyprctl, niri, wlr-randr, xrandr and xinput in a scratch directory put first
 /// on PATH: each appends its argument vector to a record file (one call a line, arguments
 /// separated by tabs) and prints what the real tool prints for its listing commands. hyprctl
-/// keeps the transform a `monitor NAME,transform,N` keyword gave, as Hyprland does for a monitor
-/// with a rule of that name, and shows it in `hyprctl monitors`.
+/// keeps the transform a `monitor NAME,transform,N` keyword gives eDP-1 or DP-2, as Hyprland
+/// does for monitors with a rule of their name in its config, and shows it in `hyprctl
+/// monitors`; HDMI-A-1 has no rule of its own, so only a full monitor rule turns it.
 /// `STUB_BEHAVIOR` in the tools' environment changes them: `hang` waits for a `sleep 30` it
 /// starts (its process ID in the file `sleeper`), `gone` answers as a
 /// tool that cannot reach its compositor, `refuse` fails with a message on standard error.
@@ -64,11 +65,16 @@ struct StubTools {
             if [ "$STUB_BEHAVIOR" = gone ]; then
                 echo "Couldn't connect to /run/user/1000/hypr/stub/.socket.sock. (3)"; exit 3
             fi
-            transform=$(cat "$STUB_STATE/transform" 2>/dev/null || echo 0)
+            transform() { cat "$STUB_STATE/transform-$1" 2>/dev/null || echo 0; }
             case "$1 $2" in
-                "monitors "*) printf 'Monitor eDP-1 (ID 0):\\n\\t2880x1800@90.00100 at 0x0\\n\\tdescription: Samsung Display Corp. 0x4152\\n\\tscale: 1.50\\n\\ttransform: %s\\n\\tfocused: yes\\n\\nMonitor DP-2 (ID 1):\\n\\t2560x1440@143.91200 at 2880x0\\n\\tscale: 1.00\\n\\ttransform: 0\\n\\n' "$transform" ;;
+                "monitors "*)
+                    printf 'Monitor eDP-1 (ID 0):\n\t2880x1800@90.00100 at 0x0\n\tdescription: Samsung Display Corp. 0x4152\n\tscale: 1.50\n\ttransform: %s\n\tfocused: yes\n\n' "$(transform eDP-1)"
+                    printf 'Monitor DP-2 (ID 1):\n\t2560x1440@143.91200 at 2880x0\n\tscale: 1.00\n\ttransform: %s\n\n' "$(transform DP-2)"
+                    printf 'Monitor HDMI-A-1 (ID 2):\n\t1920x1080@60.00000 at 5440x0\n\tscale: 1.00\n\ttransform: 0\n\n' ;;
                 "keyword monitor")
-                    case "$3" in eDP-1,transform,*) echo "${3##*,}" > "$STUB_STATE/transform" ;; esac
+                    case "$3" in
+                        eDP-1,transform,*|DP-2,transform,*) echo "${3##*,}" > "$STUB_STATE/transform-${3%%,*}" ;;
+                    esac
                     echo ok ;;
                 "keyword "*) echo ok ;;
                 *) echo "unknown request"; exit 0 ;;
@@ -91,7 +97,7 @@ struct StubTools {
         "xrandr": """
             if [ "$STUB_BEHAVIOR" = gone ]; then echo "Can't open display :0" >&2; exit 1; fi
             if [ "$1" = "--query" ]; then
-                printf 'Screen 0: minimum 320 x 200, current 1920 x 1080, maximum 16384 x 16384\\neDP-1 connected primary 1920x1080+0+0 (normal left inverted right x axis y axis) 309mm x 174mm\\n   1920x1080     60.01*+\\nHDMI-1 disconnected (normal left inverted right x axis y axis)\\n'
+                printf 'Screen 0: minimum 320 x 200, current 1920 x 1080, maximum 16384 x 16384\\neDP-1 connected primary 1920x1080+0+0 (normal left inverted right x axis y axis) 309mm x 174mm\\n   1920x1080     60.01*+\\nHDMI-1 disconnected (normal left inverted right x axis y axis)\\nDP-1 connected 2560x1440+1920+0 (normal left inverted right x axis y axis) 597mm x 336mm\\n   2560x1440     59.95*+\\n'
             fi
             """,
         "xinput": """
