@@ -46,12 +46,12 @@ public enum ToolOutcome: Equatable, Sendable {
     /// The tool could not reach the compositor or X server at all: the tool's words.
     case compositorGone(String)
 
-    /// The common judgement: any of `goneMarkers` in what the tool wrote means it could not
-    /// reach its compositor; else a non-zero exit status means it refused.
+    /// The common judgement: any of `goneMarkers` in what the tool wrote (on either stream)
+    /// means it could not reach its compositor; else a non-zero exit status means it refused.
     static func judge(_ result: ToolResult, goneMarkers: [String]) -> ToolOutcome {
-        let words = result.words
-        if goneMarkers.contains(where: { words.contains($0) }) { return .compositorGone(words) }
-        return result.status == 0 ? .succeeded : .refused(words)
+        let written = result.standardError + "\n" + result.standardOutput
+        if goneMarkers.contains(where: { written.contains($0) }) { return .compositorGone(result.words) }
+        return result.status == 0 ? .succeeded : .refused(result.words)
     }
 }
 

@@ -87,8 +87,13 @@ public struct X11Commands: ScreenCommandPlan {
         return [picture] + touch
     }
 
+    /// xrandr exits 0 after "warning: output NAME not found; ignoring": a wrong name all the same.
     public func outcome(of command: ToolCommand, _ result: ToolResult) -> ToolOutcome {
-        ToolOutcome.judge(result, goneMarkers: ["Can't open display", "Unable to connect to X server"])
+        let judged = ToolOutcome.judge(result, goneMarkers: ["Can't open display", "Unable to connect to X server"])
+        if judged == .succeeded, command.tool == "xrandr", result.standardError.contains("not found; ignoring") {
+            return .refused(result.words)
+        }
+        return judged
     }
 
     public func installHint(for tool: String) -> String {

@@ -163,6 +163,24 @@ final class ScriptedTools: ToolExecutor {
         #expect(failure { () throws(ToolFailure) in try CommandScreen(plan: X11Commands(), executor: noX).outputNames() } ==
             ToolFailure("x11 cannot be reached ('xrandr --query': Can't open display :0)", compositorGone: true))
 
+        // xrandr ignores an output it does not have, with exit status 0.
+        let noOutput = ScriptedTools { command in
+            command.tool == "xrandr"
+                ? .finished(ToolResult(status: 0, standardError: "warning: output eDP-9 not found; ignoring\n"))
+                : .finished(ToolResult(status: 0))
+        }
+        #expect(failure { () throws(ToolFailure) in
+            try CommandScreen(plan: X11Commands(), executor: noOutput).turn("eDP-9", to: .upright)
+        } == ToolFailure("'xrandr --output eDP-9 --rotate normal' failed: warning: output eDP-9 not found; ignoring", compositorGone: false))
+
+        // A warning on standard error does not hide hyprctl's words on standard output.
+        let warned = ScriptedTools { _ in
+            .finished(ToolResult(status: 3, standardOutput: "Couldn't connect to /run/user/1000/hypr/x/.socket.sock. (3)\n",
+                                 standardError: "warning: locale not supported\n"))
+        }
+        #expect(failure { () throws(ToolFailure) in try CommandScreen(plan: HyprlandCommands(), executor: warned).outputNames() }?
+            .compositorGone == true)
+
         // niri keeps a change to an output it does not have, and says so with exit status 0.
         let absent = ScriptedTools { _ in
             .finished(ToolResult(status: 0, standardOutput: "Output \"eDP-9\" is not connected.\nThe change will apply when it is connected.\n"))
