@@ -53,7 +53,7 @@ struct Rotate: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        guard let kind = backend ?? CompositorBackendKind.detect(environment: environment) else {
+        guard let kind = backend ?? CompositorBackendKind(environment: environment) else {
             throw ClientFailure(message: """
                 no compositor found: none of SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, NIRI_SOCKET, \
                 WAYLAND_DISPLAY or DISPLAY is set. Run orientctl rotate inside the graphical session \
@@ -79,8 +79,11 @@ struct Rotate: ParsableCommand {
                 throw ClientFailure(message: "--backend sway needs SWAYSOCK, the path of sway's IPC socket (sway sets it for the programs it starts)")
             }
             return SwayBackend(socketPath: socket)
-        default:
-            throw ClientFailure(message: "--backend \(kind.rawValue) is not available yet")
+        case .hyprland, .niri, .wlrRandr, .x11:
+            guard let backend = makeCommandBackend(named: kind.rawValue, environment: environment, touchDevices: touchDevices) else {
+                throw ClientFailure(message: "no command backend for \(kind.rawValue)")
+            }
+            return backend
         }
     }
 
@@ -123,7 +126,7 @@ struct RotateLoop {
             throw ClientFailure(message: message)
         }
         while !events.isEmpty {
-            for action in rotator.handle(events.removeFirst(), at: monotonicNow()) {
+            for action in rotator.handle(events.removeFirst(), at: RotateInbox.now()) {
                 switch action {
                 case .turn(let rotation):
                     events.append(try turn(to: rotation))
@@ -153,7 +156,7 @@ struct RotateLoop {
 
     private func findPanel() throws(BackendFailure) -> String {
         let outputs = try screen.outputNames()
-        if let panel = builtInPanel(among: outputs) { return panel }
+        if let panel = BuiltInPanel.choose(from: outputs) { return panel }
         throw BackendFailure(description: """
             \(screen.name) has no built-in panel (eDP-*, LVDS-*, DSI-*) among its outputs \
             \(outputs.isEmpty ? "(none)" : outputs.joined(separator: ", ")); name the one to turn with --output
