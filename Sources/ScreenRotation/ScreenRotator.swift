@@ -39,6 +39,9 @@ public struct ScreenRotator: Sendable {
         case compositorGone(reason: String)
         /// The compositor answers (again): if turning it failed, try at once.
         case compositorBack
+        /// The compositor went back to its configuration (sway's `reload`): the panel's transform
+        /// and the touch mapping are whatever the config says, so turn it again.
+        case compositorReset
         /// Time passed (the loop woke up at `wakeUpTime`).
         case tick
     }
@@ -126,10 +129,20 @@ public struct ScreenRotator: Sendable {
             shown = nil
             wakeUpTime = nil
             retryDelay = settings.firstRetryDelay
+        case .compositorReset:
+            shown = nil
+            wakeUpTime = nil
         case .tick:
             break
         }
-        if let wanted, wanted != shown, wakeUpTime.map({ time >= $0 }) ?? true {
+        guard let wanted else { return actions }
+        if wanted == shown {
+            // Shown after all (a turn that timed out but took effect): nothing left to retry.
+            if failure != nil { actions.append(.log("the screen shows \(wanted) now")) }
+            failure = nil
+            wakeUpTime = nil
+            retryDelay = settings.firstRetryDelay
+        } else if wakeUpTime.map({ time >= $0 }) ?? true {
             wakeUpTime = nil
             actions.append(.turn(wanted))
         }

@@ -5,6 +5,8 @@ import OrientdProtocol
 
 /// Follows orientd's interface orientation (and tablet mode) on a thread of its own and posts
 /// what it hears; reconnects with a growing delay (0.1 s to 2 s) whenever orientd goes away.
+/// A new subscription names the interface orientation last heard first among the supported ones:
+/// a restarted orientd that finds the device lying flat then starts from it, so the screen stays.
 struct OrientdFollower {
     let socketPath: String?
     let supported: [InterfaceOrientation]
@@ -15,23 +17,28 @@ struct OrientdFollower {
         Thread.detachNewThread { follow() }
     }
 
-    private var parameters: [String: JSONValue] {
+    private func parameters(startingFrom current: InterfaceOrientation?) -> [String: JSONValue] {
         var events: [EventKind] = [.interfaceOrientationDidChange]
         if tabletMode { events.append(.tabletModeDidChange) }
+        var preferred = supported
+        if let current, let index = preferred.firstIndex(of: current) { preferred.insert(preferred.remove(at: index), at: 0) }
         return [
             "events": .array(events.map { .string($0.rawValue) }),
-            "supportedInterfaceOrientations": .array(supported.map { .string($0.rawValue) }),
+            "supportedInterfaceOrientations": .array(preferred.map { .string($0.rawValue) }),
         ]
     }
 
     private func follow() {
         var delay = 0.1
         var reachable = true
+        var current: InterfaceOrientation?
         while true {
             do throws(OrientdClientError) {
                 let client = try OrientdClient(socketPath: socketPath)
-                let result = try client.subscribe(parameters)
-                inbox.post(.rotator(.subscribed(result.interfaceOrientation ?? supported[0], tabletMode: tabletMode ? result.tabletMode : nil)))
+                let result = try client.subscribe(parameters(startingFrom: current))
+                let interface = result.interfaceOrientation ?? supported[0]
+                current = interface
+                inbox.post(.rotator(.subscribed(interface, tabletMode: tabletMode ? result.tabletMode : nil)))
                 if tabletMode, result.tabletMode == nil {
                     Output.error("orientctl rotate: orientd cannot tell tablet mode yet (\(result.hingeProblem ?? "no hinge reading")); the screen stays upright until it can")
                 }
@@ -41,6 +48,7 @@ struct OrientdFollower {
                 while let event = try client.nextServerEvent() {
                     switch event {
                     case .interfaceOrientationDidChange(let change):
+                        current = change.interfaceOrientation
                         inbox.post(.rotator(.interfaceOrientationChanged(change.interfaceOrientation)))
                     case .tabletModeDidChange(let change):
                         inbox.post(.rotator(.tabletModeChanged(change.tabletMode)))

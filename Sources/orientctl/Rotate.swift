@@ -37,7 +37,7 @@ struct Rotate: ParsableCommand {
     var tabletModeOnly = false
 
     @Option(name: .customLong("exec"), help: ArgumentHelp(
-        "A shell command to run after each turn, with ORIENTD_ROTATION (0, 90, 180, 270: degrees clockwise), ORIENTD_INTERFACE_ORIENTATION, ORIENTD_DEVICE_ORIENTATION, ORIENTD_OUTPUT and ORIENTD_BACKEND in its environment.",
+        "A shell command to run after each turn, with ORIENTD_ROTATION (0, 90, 180, 270: degrees clockwise), ORIENTD_INTERFACE_ORIENTATION (what the panel now shows), ORIENTD_OUTPUT and ORIENTD_BACKEND in its environment. One runs at a time; turns made meanwhile run it once more, for the latest.",
         valueName: "command"))
     var hook: String?
 
@@ -61,10 +61,17 @@ struct Rotate: ParsableCommand {
                 'systemctl --user import-environment'), or name one with --backend.
                 """)
         }
+        if backend == nil, let desktop = Self.desktopTurningItsOwnScreen(environment) {
+            Output.error("orientctl rotate: \(desktop) turns its own screen (from orientd's iio-sensor-proxy interface); "
+                + "orientctl rotate is for sway, Hyprland, niri, other wlroots compositors and X11 window managers. "
+                + "Nothing to do here (--backend forces it).")
+            throw ExitCode(Self.nothingToDo)
+        }
         let screen = try Self.makeBackend(kind, environment: environment, touchDevices: touchDevices)
+        try RotateInstance.takeOver(environment: environment)
         let inbox = RotateInbox()
         OrientdFollower(socketPath: socket, supported: supported, tabletMode: tabletModeOnly, inbox: inbox).start()
-        if let sway = screen as? SwayBackend { SwayWatcher(socketPath: sway.socketPath, inbox: inbox).start() }
+        if let sway = screen as? SwayBackend { SwayWatcher(socket: sway.socket, inbox: inbox).start() }
         var loop = RotateLoop(screen: screen, panel: output, hook: hook.map { RotationHook(command: $0, backend: screen.name) },
                               rotator: ScreenRotator(settings: .init(tabletModeOnly: tabletModeOnly)))
         while true {
@@ -78,13 +85,26 @@ struct Rotate: ParsableCommand {
             guard let socket = environment["SWAYSOCK"], !socket.isEmpty else {
                 throw ClientFailure(message: "--backend sway needs SWAYSOCK, the path of sway's IPC socket (sway sets it for the programs it starts)")
             }
-            return SwayBackend(socketPath: socket)
+            return SwayBackend(socket: SwaySocket(configuredPath: socket, runtimeDirectory: environment["XDG_RUNTIME_DIR"]))
         case .hyprland, .niri, .wlrRandr, .x11:
             guard let backend = makeCommandBackend(named: kind.rawValue, environment: environment, touchDevices: touchDevices) else {
                 throw ClientFailure(message: "no command backend for \(kind.rawValue)")
             }
             return backend
         }
+    }
+
+    /// The exit status for a session whose desktop turns its own screen (the user unit does not
+    /// count it as a failure).
+    static let nothingToDo: Int32 = 3
+
+    /// GNOME, KDE Plasma and phosh rotate by themselves; a second rotator would fight them.
+    static func desktopTurningItsOwnScreen(_ environment: [String: String]) -> String? {
+        let desktops = (environment["XDG_CURRENT_DESKTOP"] ?? "").split(separator: ":").map { $0.lowercased() }
+        for (name, shown) in [("gnome", "GNOME"), ("kde", "KDE Plasma"), ("phosh", "phosh")] where desktops.contains(name) {
+            return shown
+        }
+        return nil
     }
 
     /// `--supported`: names and masks, comma-separated, in order of preference.

@@ -5,12 +5,10 @@ import ScreenRotation
 /// of its own, so a restarted sway is simply found again.
 final class SwayBackend: ScreenBackend {
     let name = "sway"
-    let socketPath: String
-    /// How long a request waits for sway.
-    private let timeout = 5.0
+    let socket: SwaySocket
 
-    init(socketPath: String) {
-        self.socketPath = socketPath
+    init(socket: SwaySocket) {
+        self.socket = socket
     }
 
     func outputNames() throws(BackendFailure) -> [String] {
@@ -18,8 +16,14 @@ final class SwayBackend: ScreenBackend {
     }
 
     func turn(_ output: String, to rotation: PanelRotation) throws(BackendFailure) {
+        // sway takes an output it does not have as config for later, and says success.
+        let outputs = try outputNames()
+        guard outputs.contains(output) else {
+            throw BackendFailure(description: "sway has no output \(output); it has \(outputs.isEmpty ? "none" : outputs.joined(separator: ", "))",
+                                 compositorGone: false)
+        }
         let commands = SwayCommands.turn(output, to: rotation)
-        let reply = try SwayIPC(socketPath: socketPath, timeout: timeout).request(.runCommand, commands)
+        let reply = try socket.connect().request(.runCommand, commands)
         guard case .array(let results) = reply else {
             throw BackendFailure(description: "sway answered the turn with \(reply.compactDescription)", compositorGone: false)
         }
@@ -39,7 +43,7 @@ final class SwayBackend: ScreenBackend {
     }
 
     private func outputs() throws(BackendFailure) -> [JSONValue] {
-        let reply = try SwayIPC(socketPath: socketPath, timeout: timeout).request(.getOutputs)
+        let reply = try socket.connect().request(.getOutputs)
         guard case .array(let outputs) = reply else {
             throw BackendFailure(description: "sway answered get_outputs with \(reply.compactDescription)", compositorGone: false)
         }

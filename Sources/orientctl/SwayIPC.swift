@@ -11,7 +11,8 @@ final class SwayIPC {
         case getOutputs = 3
     }
 
-    /// Event types have the high bit set; sway's `output` event is 1, `shutdown` 6.
+    /// Event types have the high bit set; sway's `workspace` event is 0, `output` 1, `shutdown` 6.
+    static let workspaceEvent: UInt32 = 0x8000_0000
     static let outputEvent: UInt32 = 0x8000_0001
     static let shutdownEvent: UInt32 = 0x8000_0006
 
@@ -22,8 +23,10 @@ final class SwayIPC {
     let socketPath: String
     private let descriptor: Int32
 
-    /// Connects; `timeout` bounds each read, so a sway that hangs cannot hang orientctl.
-    init(socketPath: String, timeout: Double?) throws(BackendFailure) {
+    /// Connects; `timeout` bounds the connection and each read and write, so a sway that hangs
+    /// (stopped, or busy) cannot hang orientctl. A connection kept for events lifts the bound on
+    /// reads afterwards (`waitForEvents`).
+    init(socketPath: String, timeout: Double = 5) throws(BackendFailure) {
         self.socketPath = socketPath
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -36,6 +39,9 @@ final class SwayIPC {
         }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Self.failure("cannot make a socket", gone: true) }
+        // Before connect(): a Unix socket's connect waits for a full backlog under SO_SNDTIMEO.
+        Self.limit(descriptor, SO_SNDTIMEO, to: timeout)
+        Self.limit(descriptor, SO_RCVTIMEO, to: timeout)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
@@ -47,14 +53,20 @@ final class SwayIPC {
             throw failure
         }
         self.descriptor = descriptor
-        if let timeout {
-            var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-            setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        }
     }
 
     deinit { close(descriptor) }
+
+    /// From now on a read waits as long as sway sends nothing: for a connection that only listens.
+    func waitForEvents() {
+        Self.limit(descriptor, SO_RCVTIMEO, to: 0)
+    }
+
+    /// Sets a socket time limit in seconds (0: none).
+    private static func limit(_ descriptor: Int32, _ option: Int32, to seconds: Double) {
+        var limit = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
+        setsockopt(descriptor, SOL_SOCKET, option, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
 
     /// Sends a message and returns sway's reply, skipping events that arrive first.
     func request(_ type: MessageType, _ payload: String = "") throws(BackendFailure) -> JSONValue {

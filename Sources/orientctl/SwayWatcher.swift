@@ -1,11 +1,12 @@
 import Foundation
+import OrientdProtocol
 
 /// Watches sway on a thread of its own: its output events (someone changed the outputs, a monitor
-/// came or went) and its end (sway quit or restarts). Reconnects with a growing delay (0.25 s to
+/// came or went; sway 1.8 and later), a `reload` of its config, and its end (sway quit or restarts). Reconnects with a growing delay (0.25 s to
 /// 2 s: one connect() on a Unix socket, a small price for turning a restarted sway soon) and says
 /// when sway is back, so the screen is turned again.
 struct SwayWatcher {
-    let socketPath: String
+    let socket: SwaySocket
     let inbox: RotateInbox
 
     func start() {
@@ -17,14 +18,18 @@ struct SwayWatcher {
         var wasThere = false
         while true {
             do throws(BackendFailure) {
-                let sway = try SwayIPC(socketPath: socketPath, timeout: nil)
+                let sway = try socket.connect()
                 try subscribe(sway)
+                sway.waitForEvents()
                 if !wasThere { inbox.post(.rotator(.compositorBack)) }
                 wasThere = true
                 delay = 0.25
                 while true {
-                    let (type, _) = try sway.receive()
+                    let (type, payload) = try sway.receive()
                     if type == SwayIPC.outputEvent { inbox.post(.outputsChanged) }
+                    if type == SwayIPC.workspaceEvent, Wire.decode(payload)?["change"] == .string("reload") {
+                        inbox.post(.rotator(.compositorReset))
+                    }
                     if type == SwayIPC.shutdownEvent { break }
                 }
                 inbox.post(.rotator(.compositorGone(reason: "sway is shutting down")))
@@ -39,11 +44,11 @@ struct SwayWatcher {
     }
 
     /// Output events came with sway 1.8; an older sway refuses the whole subscription for them,
-    /// and is then asked for its shutdown alone.
+    /// and is then asked for the others alone. A reload comes as a workspace event.
     private func subscribe(_ sway: SwayIPC) throws(BackendFailure) {
-        for events in [#"["output","shutdown"]"#, #"["shutdown"]"#] {
+        for events in [#"["output","workspace","shutdown"]"#, #"["workspace","shutdown"]"#] {
             if try sway.request(.subscribe, events)["success"] == .bool(true) { return }
         }
-        throw BackendFailure(description: "sway at \(socketPath) refused to report its shutdown", compositorGone: false)
+        throw BackendFailure(description: "sway at \(sway.socketPath) refused to send its events", compositorGone: false)
     }
 }

@@ -18,10 +18,10 @@ extension IntegrationTests {
         @Test func followsEveryOrientationAndIgnoresLyingFlat() throws {
             let (sensor, daemon, sway) = try start(.portrait)
             let hookLog = sway.directory + "/hook.log"
-            let rotate = try startRotate(daemon, sway, ["--exec", #"echo "$ORIENTD_ROTATION $ORIENTD_INTERFACE_ORIENTATION $ORIENTD_DEVICE_ORIENTATION $ORIENTD_OUTPUT $ORIENTD_BACKEND" >> "# + hookLog])
+            let rotate = try startRotate(daemon, sway, ["--exec", #"echo "$ORIENTD_ROTATION $ORIENTD_INTERFACE_ORIENTATION $ORIENTD_OUTPUT $ORIENTD_BACKEND" >> "# + hookLog])
             defer { rotate.stop() }
             try expectTurns(rotate, sway, ["turned HEADLESS-1 to 0° clockwise (portrait)"], transform: "normal")
-            for orientation in [Orientation.landscapeLeft, .portraitUpsideDown, .landscapeRight, .portrait] {
+            for orientation in [Orientation.landscapeLeft, .portraitUpsideDown, .landscapeRight] {
                 sensor.turn(to: orientation)
                 let expected = Self.expectedTransform[orientation]!
                 #expect(waitUntil(timeout: 10) { sway.transform(of: "HEADLESS-1") == expected },
@@ -29,12 +29,17 @@ extension IntegrationTests {
             }
             sensor.turn(to: .faceUp)
             #expect(waitUntil(timeout: 10) { (try? daemon.currentOrientation()) == "faceUp" })
-            #expect(sway.transform(of: "HEADLESS-1") == "normal", "lying flat keeps the screen as it was")
+            sensor.turn(to: .portrait)
+            #expect(waitUntil(timeout: 10) { sway.transform(of: "HEADLESS-1") == "normal" })
+            #expect(rotate.output.map(\.text) == [
+                "turned HEADLESS-1 to 0° clockwise (portrait)", "turned HEADLESS-1 to 90° clockwise (landscapeRight)",
+                "turned HEADLESS-1 to 180° clockwise (portraitUpsideDown)", "turned HEADLESS-1 to 270° clockwise (landscapeLeft)",
+                "turned HEADLESS-1 to 0° clockwise (portrait)",
+            ], "lying flat turns nothing")
             #expect(waitUntil(timeout: 5) { lines(of: hookLog).count == 5 }, "\(lines(of: hookLog))")
             #expect(lines(of: hookLog) == [
-                "0 portrait portrait HEADLESS-1 sway", "90 landscapeRight landscapeLeft HEADLESS-1 sway",
-                "180 portraitUpsideDown portraitUpsideDown HEADLESS-1 sway", "270 landscapeLeft landscapeRight HEADLESS-1 sway",
-                "0 portrait portrait HEADLESS-1 sway",
+                "0 portrait HEADLESS-1 sway", "90 landscapeRight HEADLESS-1 sway", "180 portraitUpsideDown HEADLESS-1 sway",
+                "270 landscapeLeft HEADLESS-1 sway", "0 portrait HEADLESS-1 sway",
             ])
         }
 
@@ -49,10 +54,42 @@ extension IntegrationTests {
             #expect(locked.standardOutput == "rotation locked\n", "\(locked.standardOutput)\(locked.standardError)")
             sensor.turn(to: .portrait)
             #expect(waitUntil(timeout: 10) { (try? daemon.currentOrientation()) == "portrait" })
-            #expect(sway.transform(of: "HEADLESS-1") == "90")
+            let unlocking = ProcessHarness.monotonicNow()
             let unlocked = try run("orientctl", ["lock", "--toggle", "--socket", daemon.socketPath])
             #expect(unlocked.standardOutput == "rotation unlocked\n")
             #expect(waitUntil(timeout: 10) { sway.transform(of: "HEADLESS-1") == "normal" })
+            let turns = rotate.output
+            #expect(turns.map(\.text) == ["turned HEADLESS-1 to 90° clockwise (landscapeRight)", "turned HEADLESS-1 to 0° clockwise (portrait)"])
+            #expect(turns.count == 2 && turns[1].time > unlocking, "the screen turned only once unlocked")
+        }
+
+        /// sway's `reload` puts the config's transform back (and drops the touch mapping): the
+        /// screen is turned again.
+        @Test func turnsItAgainAfterSwayReloadsItsConfig() throws {
+            let (_, daemon, sway) = try start(.portraitUpsideDown)
+            let rotate = try startRotate(daemon, sway)
+            defer { rotate.stop() }
+            try expectTurns(rotate, sway, ["turned HEADLESS-1 to 180° clockwise (portraitUpsideDown)"], transform: "180")
+            #expect(sway.message(["reload"]) != nil)
+            #expect(waitUntil(timeout: 10) { rotate.output.count == 2 }, "\(rotate.output.map(\.text))")
+            #expect(sway.transform(of: "HEADLESS-1") == "180")
+        }
+
+        /// A second `orientctl rotate` for the same display takes over from the first, which ends.
+        @Test func theNewestOfTwoTakesOver() throws {
+            let (_, daemon, sway) = try start(.landscapeLeft)
+            let runtime = makeScratchDirectory()
+            let first = try startRotate(daemon, sway, environment: ["XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": "wayland-7"])
+            defer { first.stop() }
+            try #require(first.waitForLines(1, timeout: 15))
+            let errors = runtime + "/second.err"
+            let second = try startRotate(daemon, sway, environment: ["XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": "wayland-7"], standardError: errors)
+            defer { second.stop() }
+            #expect(waitUntil(timeout: 10) { !first.isRunning }, "the first one still runs")
+            #expect(second.waitForLines(1, timeout: 15))
+            #expect(second.isRunning)
+            #expect(lines(of: errors).contains { $0.contains("taking over from the orientctl rotate already running for this display (pid \(first.pid))") },
+                    "\(lines(of: errors))")
         }
 
         /// `--supported allButUpsideDown`: upside down keeps the orientation before.
@@ -92,16 +129,23 @@ extension IntegrationTests {
                                                   "turned HEADLESS-1 to 0° clockwise (portrait)"])
         }
 
-        /// Started before sway, orientctl waits for it (saying so once) and turns it when it comes;
-        /// when sway restarts (its transform back to normal), the screen is turned again.
-        @Test func waitsForSwayAndTurnsItAgainAfterARestart() throws {
+        /// Started before sway, orientctl waits for it (saying so once) and turns it when it comes.
+        /// When sway restarts (its transform back to normal), the screen is turned again; also when
+        /// the new sway names its socket after its own process id, as a sway started without
+        /// `$SWAYSOCK` does: orientctl finds it in `$XDG_RUNTIME_DIR`. orientctl runs as sway's
+        /// user, as in a session.
+        @Test func waitsForSwayAndFollowsItsRestarts() throws {
             let sensor = try EmulatedAccelerometer.standard(.landscapeLeft)
             let daemon = try Daemon(sensor: sensor)
+            chmod(daemon.directory, 0o755)
             let sway = try HeadlessSway()
             let errors = sway.directory + "/rotate.err"
-            let rotate = try startRotate(daemon, sway, standardError: errors)
+            let command = HeadlessSway.asSwayUser([Products.path("orientctl"), "rotate", "--socket", daemon.socketPath, "--output", "HEADLESS-1"])
+            let rotate = try ChildProcess("/usr/bin/env", command,
+                                          environment: ["SWAYSOCK": sway.configuredSocketPath, "XDG_RUNTIME_DIR": sway.directory, "WAYLAND_DISPLAY": ""],
+                                          standardError: errors)
             defer { rotate.stop() }
-            #expect(waitUntil(timeout: 10) { lines(of: errors).contains { $0.contains("could not turn the screen: sway is not answering at \(sway.socketPath)") } },
+            #expect(waitUntil(timeout: 10) { lines(of: errors).contains { $0.contains("could not turn the screen: sway is not answering at \(sway.configuredSocketPath)") } },
                     "\(lines(of: errors))")
             try sway.start()
             try expectTurns(rotate, sway, ["turned HEADLESS-1 to 90° clockwise (landscapeRight)"], transform: "90")
@@ -109,19 +153,31 @@ extension IntegrationTests {
             sway.stop()
             try sway.start()
             #expect(waitUntil(timeout: 20) { sway.transform(of: "HEADLESS-1") == "90" }, "\(lines(of: errors))")
-            #expect(rotate.isRunning)
             #expect(lines(of: errors).contains { $0.contains("the compositor went away (sway closed its socket") }, "\(lines(of: errors))")
-            #expect(lines(of: errors).filter { $0.contains("sway is not answering") }.count <= 2,
+
+            sway.stop()
+            try sway.start(namingItsOwnSocket: true)
+            #expect(sway.socketPath != sway.configuredSocketPath)
+            #expect(waitUntil(timeout: 20) { sway.transform(of: "HEADLESS-1") == "90" }, "\(lines(of: errors))")
+            #expect(rotate.isRunning)
+            #expect(lines(of: errors).filter { $0.contains("sway is not answering") }.count <= 3,
                     "an absent sway is reported once per outage, not at every retry: \(lines(of: errors))")
         }
 
-        /// Without a compositor, orientctl rotate says how to give it one.
+        /// Without a compositor, orientctl rotate says how to give it one; under a desktop that turns
+        /// its own screen, it says there is nothing to do.
         @Test func explainsAMissingCompositor() throws {
             let finished = try run("orientctl", ["rotate", "--socket", "/nonexistent"],
                                    environment: ["SWAYSOCK": "", "HYPRLAND_INSTANCE_SIGNATURE": "", "NIRI_SOCKET": "", "WAYLAND_DISPLAY": "", "DISPLAY": ""])
             #expect(finished.status == 1)
             #expect(finished.standardError.contains("no compositor found"), "\(finished.standardError)")
             #expect(finished.standardError.contains("--backend"))
+
+            // GNOME turns its own screen: orientctl says so and ends with the status the user unit takes as success.
+            let gnome = try run("orientctl", ["rotate", "--socket", "/nonexistent"],
+                                environment: ["XDG_CURRENT_DESKTOP": "ubuntu:GNOME", "WAYLAND_DISPLAY": "wayland-0"])
+            #expect(gnome.status == 3)
+            #expect(gnome.standardError.contains("GNOME turns its own screen"), "\(gnome.standardError)")
         }
 
         private func start(_ orientation: Orientation) throws -> (EmulatedAccelerometer, Daemon, HeadlessSway) {
@@ -133,9 +189,10 @@ extension IntegrationTests {
         }
 
         private func startRotate(_ daemon: Daemon, _ sway: HeadlessSway, _ arguments: [String] = [],
-                                 standardError: String? = nil) throws -> ChildProcess {
+                                 environment: [String: String] = [:], standardError: String? = nil) throws -> ChildProcess {
             try ChildProcess(Products.path("orientctl"), ["rotate", "--socket", daemon.socketPath, "--output", "HEADLESS-1"] + arguments,
-                             environment: ["SWAYSOCK": sway.socketPath], standardError: standardError)
+                             environment: ["SWAYSOCK": sway.socketPath, "XDG_RUNTIME_DIR": "", "XDG_CURRENT_DESKTOP": ""].merging(environment) { $1 },
+                             standardError: standardError)
         }
 
         private func expectTurns(_ rotate: ChildProcess, _ sway: HeadlessSway, _ expected: [String], transform: String,

@@ -97,6 +97,29 @@ import Testing
         #expect(rotator.handle(.compositorBack, at: 0.1).isEmpty, "the watcher connecting late changes nothing")
     }
 
+    /// A turn that timed out but took effect: the compositor then shows what is wanted, and no
+    /// retry stays pending (a pending retry in the past would wake the loop at once, forever).
+    @Test func aFailedTurnThatTookEffectLeavesNothingToRetry() {
+        var rotator = ScreenRotator()
+        _ = rotator.handle(.subscribed(.landscapeRight, tabletMode: nil), at: 0)
+        _ = rotator.handle(.turnFailed(reason: "sway did not answer", compositorGone: false), at: 5)
+        #expect(rotator.wakeUpTime != nil)
+        let shows = rotator.handle(.compositorShows(.clockwise90), at: 5.1)
+        #expect(turns(shows).isEmpty)
+        #expect(logs(shows).count == 1)
+        #expect(rotator.wakeUpTime == nil)
+        #expect(rotator.handle(.tick, at: 10).isEmpty)
+    }
+
+    /// sway's `reload` puts its config's transform back, and drops the touch mapping, even when
+    /// the transform happens to be the wanted one.
+    @Test func aReloadedCompositorIsTurnedAgain() {
+        var rotator = ScreenRotator()
+        _ = rotator.handle(.subscribed(.portrait, tabletMode: nil), at: 0)
+        _ = rotator.handle(.turned(.upright), at: 0)
+        #expect(turns(rotator.handle(.compositorReset, at: 1)) == [.upright])
+    }
+
     @Test func orientdGoingAwayLeavesTheScreenAsItIs() {
         var rotator = ScreenRotator()
         _ = rotator.handle(.subscribed(.landscapeRight, tabletMode: nil), at: 0)
