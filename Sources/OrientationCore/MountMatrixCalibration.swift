@@ -21,11 +21,7 @@ public enum MountMatrixCalibration {
     public static func derive(upright: CalibrationReading, turnedLeft: CalibrationReading,
                               flat: CalibrationReading) throws(CalibrationProblem) -> MountMatrix {
         let steps: [(pose: CalibrationPose, reading: CalibrationReading)] = [(.upright, upright), (.turnedLeft, turnedLeft), (.flat, flat)]
-        for (pose, reading) in steps {
-            guard reading.spread <= largestSpread else { throw .moved(pose, spread: reading.spread) }
-            let magnitude = reading.mean.magnitude
-            guard abs(magnitude - gravity) <= magnitudeTolerance * gravity else { throw .notOneG(pose, magnitude: magnitude) }
-        }
+        for (pose, reading) in steps { try check(reading, as: pose) }
         let pairs = [(0, 1), (0, 2), (1, 2)]
         let angles = pairs.map { angle(steps[$0.0].reading.mean, steps[$0.1].reading.mean) }
         if let largest = angles.max(), largest < quarterTurn.lowerBound { throw .neverTurned(largestAngle: largest) }
@@ -54,6 +50,13 @@ public enum MountMatrixCalibration {
         }
         // Three distinct axes and three distinct rows: a signed permutation, always a valid matrix.
         return MountMatrix(rows: rows)!
+    }
+
+    /// What one step alone can tell: the device was still, and read 1 g.
+    public static func check(_ reading: CalibrationReading, as pose: CalibrationPose) throws(CalibrationProblem) {
+        guard reading.spread <= largestSpread else { throw .moved(pose, spread: reading.spread) }
+        let magnitude = reading.mean.magnitude
+        guard abs(magnitude - gravity) <= magnitudeTolerance * gravity else { throw .notOneG(pose, magnitude: magnitude) }
     }
 
     /// Degrees between two vectors.
