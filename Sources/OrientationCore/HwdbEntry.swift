@@ -21,6 +21,12 @@ public struct HwdbEntry: Equatable, Sendable {
     /// The matrix as hwdb writes it: "a, b, c; d, e, f; g, h, i" (`formatDecimal` never writes "-0").
     public static func value(of matrix: MountMatrix) -> String { matrix.description }
 
+    /// The machine's DMI modalias ("dmi:bvn…") within a match; nil when it has none.
+    public static func dmiModalias(in match: String) -> String? {
+        guard let start = match.firstRange(of: ":dmi:") else { return nil }
+        return String(match[match.index(after: start.lowerBound)...])
+    }
+
     /// The match to propose upstream: the sensor's modalias with a trailing `*` and only the
     /// vendor (`svn`) and product name (`pn`) of the DMI string, as 60-sensor.hwdb's entries are
     /// written, so that other firmware versions of the same model match too. The exact match

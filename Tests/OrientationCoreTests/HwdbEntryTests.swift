@@ -21,6 +21,8 @@ import Testing
             == "sensor:accel-display:modalias:platform:cros-ec-accel*:dmi:*:svnGoogle:pnHatch:*")
         // Without a vendor in the DMI string there is nothing better than the exact match.
         #expect(HwdbEntry.upstreamMatch(for: "sensor:modalias:acpi:BOSC0200::") == "sensor:modalias:acpi:BOSC0200::")
+        #expect(HwdbEntry.dmiModalias(in: Self.match) == Self.dmi)
+        #expect(HwdbEntry.dmiModalias(in: "sensor:modalias:acpi:BOSC0200::") == nil)
     }
 
     @Test func putsAnEntryIntoAnEmptyFile() throws {
