@@ -12,11 +12,11 @@ struct Calibrate: ParsableCommand {
             accelerometer's raw readings through orientd (the angles stream's raw member: before any \
             mount matrix). Keep the device still while it reads.
 
-              1. Upright, screen towards you, the way it is normally used: a phone or tablet in \
+            1. Upright, screen towards you, the way it is normally used: a phone or tablet in \
             portrait; a laptop or landscape tablet standing on a desk. This must read portrait.
-              2. From there, turned a quarter to the LEFT (counter-clockwise): the top edge points \
+            2. From there, turned a quarter to the LEFT (counter-clockwise): the top edge points \
             left. This must read landscapeLeft.
-              3. Lying flat on a table, screen up. This must read faceUp.
+            3. Lying flat on a table, screen up. This must read faceUp.
 
             From the three readings it derives the matrix of -1, 0 and 1 that makes each read right \
             (three, not two: some machines' matrices mirror an axis, so the third row cannot be \
@@ -31,7 +31,8 @@ struct Calibrate: ParsableCommand {
             With --install (as root), it also writes the entry to \(HwdbInstall.defaultFile) \
             (keeping the file's other entries), runs 'systemd-hwdb update' and 'udevadm trigger \
             --action=change' for the sensor, and waits until 'orientctl status' shows orientd using \
-            the new matrix from udev.
+            the new matrix from udev. When the matrix in force already is the one measured, it says \
+            so and changes nothing. See docs/calibration.md.
             """)
 
     @OptionGroup var options: ConnectionOptions
