@@ -133,6 +133,12 @@ struct Calibrate: ParsableCommand {
                 let known = status.devices.compactMap(\.id)
                 throw ClientFailure(message: "orientd reads no accelerometer '\(device)'; it reads: \(known.isEmpty ? "none" : known.joined(separator: ", "))")
             }
+            guard found.location != .base else {
+                // Its matrix is defined against the display's (both read alike with the lid
+                // opened flat), and orientd streams no angles of a base accelerometer.
+                throw ClientFailure(message: "'\(device)' is a base accelerometer: calibrate measures display accelerometers only. "
+                    + "A base accelerometer's matrix must make it read as the display's does with the lid opened flat (docs/conventions.md)")
+            }
             sensor = found
         } else {
             sensor = status.sensor
