@@ -3,6 +3,7 @@ import Foundation
 import OrientationCore
 import OrientdProtocol
 import ProcessHarness
+import ScenarioCorpus
 import Testing
 
 extension IntegrationTests {
@@ -165,6 +166,20 @@ extension IntegrationTests {
             #expect(result["alreadyRight"] == .bool(true))
             #expect(result["value"] == .string("0, -1, 0; 1, 0, 0; 0, 0, 1"))
             #expect(result["hwdbMatch"] == .string(EmulatedAccelerometer.hwdbMatch))
+        }
+
+        /// A convertible's base accelerometer has the sysfs label udev's first rule keys it by; it
+        /// cannot be calibrated (its matrix is defined against the display's).
+        @Test func theBaseAccelerometerIsKeyedByItsLabelAndRefused() throws {
+            let daemon = try Daemon(sensor: try EmulatedAccelerometer.convertible((ConvertiblePose.laptop.display, ConvertiblePose.laptop.base)))
+            let status = try daemon.client().status()
+            #expect(status.devices.map(\.hwdbMatch) == [EmulatedAccelerometer.hwdbMatch,
+                                                       "sensor:accel-base:modalias:\(EmulatedAccelerometer.parentModalias):\(EmulatedAccelerometer.dmiModalias)"])
+            #expect(status.devices.map(\.syspath) == ["/sys" + EmulatedAccelerometer.devicePath, "/sys" + EmulatedAccelerometer.baseDevicePath])
+            let base = try #require(status.devices.last?.id)
+            let refused = try run("orientctl", ["calibrate", "--device", base, "--socket", daemon.socketPath])
+            #expect(refused.status == 1)
+            #expect(refused.standardError.contains("'\(base)' is a base accelerometer: calibrate measures display accelerometers only"))
         }
 
         /// Before it measures anything, --install tells a user who is not root to use sudo.
