@@ -5,8 +5,9 @@ import OrientationCore
 /// `TracePlayer`, a sample feed of its own. A source is used only on the thread that opened it.
 public protocol AccelerometerSource: AnyObject {
     var info: SensorInfo { get }
-    /// Reads one acceleration in orientd's frame (calibrated, mount matrix applied), in m/s².
-    func readAcceleration() throws(SensorReadError) -> Vector3
+    /// Reads one acceleration in the sensor's own axes (scale and offset applied, not the mount
+    /// matrix: the poller applies `info.mountMatrix`, keeping both), in m/s².
+    func readCalibrated() throws(SensorReadError) -> Vector3
 }
 
 /// A source that can also capture through a kernel buffer: scans at the device's own rate, each
@@ -15,7 +16,7 @@ public protocol BufferedCapture: AnyObject {
     /// Whether the device has scan elements for the three axes.
     var canCapture: Bool { get }
     func startCapture() throws
-    /// The accelerations captured since the last call (calibrated, mount matrix applied), oldest
+    /// The accelerations captured since the last call (calibrated, in the sensor's own axes), oldest
     /// first, each with its kernel timestamp in nanoseconds (nil when the device has none). A
     /// remote buffer may be refilled for up to `budget` seconds.
     func takeCaptured(budget: Double) throws -> [(acceleration: Vector3, timestamp: Int64?)]
@@ -37,6 +38,11 @@ public struct SensorInfo: Equatable, Sendable {
     /// The kernel's name for a local device ("iio:device0"), by which udev reports its removal;
     /// nil for a remote sensor or a trace.
     public var sysname: String? = nil
+    /// The key udev looks a local device up by in systemd's hwdb (`UdevProperties.hwdbMatch`):
+    /// what an `ACCEL_MOUNT_MATRIX` entry for it must match. Nil when unknown (remote, a trace).
+    public var hwdbMatch: String? = nil
+    /// A local device's /sys path, for `udevadm trigger`; nil when unknown.
+    public var syspath: String? = nil
 }
 
 /// Why a reading could not be taken.

@@ -57,7 +57,7 @@ struct CaptureSchedule {
             return []
         }
         states[index] = .capturing(since: since, lastData: now, lastTake: now, lastError: nil)
-        return Self.timed(captured, takenAt: now, previousTake: lastTake)
+        return Self.timed(captured, takenAt: now, previousTake: lastTake, mountMatrix: source.info.mountMatrix)
     }
 
     /// Releases every buffer (nobody needs readings); capture starts again at the next poll.
@@ -71,8 +71,9 @@ struct CaptureSchedule {
 
     /// Sample times on the poller's monotonic clock: the newest scan at `now`, the others earlier
     /// by the kernel's timestamps; without timestamps, spread evenly since the previous take.
+    /// `captured` is in the sensor's axes; the samples are turned by `mountMatrix` and keep the raw.
     static func timed(_ captured: [(acceleration: Vector3, timestamp: Int64?)], takenAt now: Double,
-                      previousTake: Double) -> [AccelerometerSample] {
+                      previousTake: Double, mountMatrix: MountMatrix = .identity) -> [AccelerometerSample] {
         let newest = captured.last?.timestamp
         return captured.enumerated().map { index, scan in
             let time: Double
@@ -81,7 +82,7 @@ struct CaptureSchedule {
             } else {
                 time = previousTake + (now - previousTake) * Double(index + 1) / Double(captured.count)
             }
-            return AccelerometerSample(time: time, acceleration: scan.acceleration)
+            return AccelerometerSample(time: time, raw: scan.acceleration, mountMatrix: mountMatrix)
         }
     }
 }

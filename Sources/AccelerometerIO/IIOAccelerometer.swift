@@ -60,13 +60,15 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         info = SensorInfo(
             id: id, uri: uri, device: device.description, location: found.location,
             mountMatrix: matrix.matrix, mountMatrixSource: matrix.source, calibration: calibration,
-            sysname: context.isLocal ? device.id : nil)
+            sysname: context.isLocal ? device.id : nil,
+            hwdbMatch: context.isLocal ? UdevProperties.hwdbMatch(sysname: device.id) : nil,
+            syspath: context.isLocal ? UdevProperties.syspath(subsystem: "iio", sysname: device.id) : nil)
         Self.raiseSamplingFrequency(of: device, in: context, logger: logger)
     }
 
-    public func readAcceleration() throws(SensorReadError) -> Vector3 {
+    public func readCalibrated() throws(SensorReadError) -> Vector3 {
         let raw = Vector3(try readRaw("accel_x"), try readRaw("accel_y"), try readRaw("accel_z"))
-        return info.mountMatrix.apply(to: info.calibration.acceleration(fromRaw: raw))
+        return info.calibration.acceleration(fromRaw: raw)
     }
 
     public func startCapture() throws {
@@ -76,7 +78,7 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     public func takeCaptured(budget: Double) throws -> [(acceleration: Vector3, timestamp: Int64?)] {
         guard let buffer else { return [] }
         return try buffer.take(budget: budget).map { scan in
-            (info.mountMatrix.apply(to: info.calibration.acceleration(fromRaw: scan.raw)), scan.timestamp)
+            (info.calibration.acceleration(fromRaw: scan.raw), scan.timestamp)
         }
     }
 

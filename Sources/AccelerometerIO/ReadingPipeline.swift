@@ -16,7 +16,8 @@ public struct ReadingPipeline: Sendable {
         case sensorOpened([SensorInfo])
         case sensorLost(reason: String)
         case hinge(TabletModeDetector.State)
-        case angles(OrientationAngles, acceleration: Vector3, time: Double)
+        /// `raw`: the sample before the mount matrix, where known.
+        case angles(OrientationAngles, acceleration: Vector3, raw: Vector3?, time: Double)
         case orientationChanged(OrientationChange)
         /// The display accelerometer was read (or tried): whoever waits for a fresh reading may be
         /// answered. Always the last action of a display reading.
@@ -100,7 +101,7 @@ public struct ReadingPipeline: Sendable {
         let change = classifier.classify(sample)
         if base != nil, let hinge = tabletMode.display(sample) { actions.append(.hinge(hinge)) }
         if wantsAngles, let angles = classifier.angles {
-            actions.append(.angles(angles, acceleration: sample.acceleration, time: sample.time))
+            actions.append(.angles(angles, acceleration: sample.acceleration, raw: sample.raw, time: sample.time))
         }
         if let change { actions.append(.orientationChanged(change)) }
         // After the change, so whoever waited for a fresh reading is told of it.

@@ -169,8 +169,8 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
                 continue
             }
             do {
-                let acceleration = try source.readAcceleration()
-                deliver(Self.reading(AccelerometerSample(time: time, acceleration: acceleration), from: source.info),
+                let raw = try source.readCalibrated()
+                deliver(Self.reading(AccelerometerSample(time: time, raw: raw, mountMatrix: source.info.mountMatrix), from: source.info),
                         display: index == 0, to: &loop)
             } catch {
                 deliver(.failure(error, time: time, device: source.info.id), display: index == 0, to: &loop)

@@ -10,4 +10,21 @@ public enum UdevProperties {
         guard length >= 0 else { return nil }
         return String(cText: buffer.prefix(length))
     }
+
+    /// The key systemd's 60-sensor.rules looks the local IIO device `sysname` up by in the hwdb
+    /// (docs/calibration.md), or nil when udev does not know the device or the rule does not apply.
+    public static func hwdbMatch(sysname: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 2048)
+        let length = orientd_udev_sensor_hwdb_match(sysname, &buffer, buffer.count)
+        guard length >= 0 else { return nil }
+        return String(cText: buffer.prefix(length))
+    }
+
+    /// The device's /sys path, or nil when udev does not know it.
+    public static func syspath(subsystem: String, sysname: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 1024)
+        let length = orientd_udev_device_syspath(subsystem, sysname, &buffer, buffer.count)
+        guard length >= 0 else { return nil }
+        return String(cText: buffer.prefix(length))
+    }
 }

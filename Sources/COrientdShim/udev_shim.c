@@ -26,6 +26,76 @@ ssize_t orientd_udev_device_property(const char *subsystem, const char *sysname,
     return result;
 }
 
+/* An attribute as udev's $attr{} gives it: trailing whitespace removed; "" when absent. */
+static void udev_attribute(struct udev_device *device, const char *name, char *buffer, size_t length)
+{
+    const char *value = device ? udev_device_get_sysattr_value(device, name) : NULL;
+    snprintf(buffer, length, "%s", value ? value : "");
+    size_t end = strlen(buffer);
+    while (end > 0 && (buffer[end - 1] == '\n' || buffer[end - 1] == ' ' || buffer[end - 1] == '\t'))
+        buffer[--end] = '\0';
+}
+
+static int is_sensor_bus(const char *subsystem)
+{
+    return subsystem && (strcmp(subsystem, "usb") == 0 || strcmp(subsystem, "i2c") == 0 || strcmp(subsystem, "platform") == 0);
+}
+
+ssize_t orientd_udev_sensor_hwdb_match(const char *sysname, char *buffer, size_t length)
+{
+    struct udev *udev = udev_new();
+    if (!udev)
+        return -ENOMEM;
+    ssize_t result = -ENOENT;
+    struct udev_device *device = udev_device_new_from_subsystem_sysname(udev, "iio", sysname);
+    if (device) {
+        // SUBSYSTEMS=="usb|i2c|platform" selects the first such device up the chain; $attr{}
+        // reads the device's own attribute first, then that parent's.
+        struct udev_device *parent = device;
+        while (parent && !is_sensor_bus(udev_device_get_subsystem(parent)))
+            parent = udev_device_get_parent(parent);
+        if (parent) {
+            char label[256], modalias[512], dmi_modalias[1024];
+            udev_attribute(device, "label", label, sizeof label);
+            udev_attribute(device, "modalias", modalias, sizeof modalias);
+            if (modalias[0] == '\0')
+                udev_attribute(parent, "modalias", modalias, sizeof modalias);
+            struct udev_device *dmi = udev_device_new_from_subsystem_sysname(udev, "dmi", "id");
+            udev_attribute(dmi, "modalias", dmi_modalias, sizeof dmi_modalias);
+            if (dmi)
+                udev_device_unref(dmi);
+            int written = label[0] != '\0'
+                ? snprintf(buffer, length, "sensor:%s:modalias:%s:%s", label, modalias, dmi_modalias)
+                : snprintf(buffer, length, "sensor:modalias:%s:%s", modalias, dmi_modalias);
+            result = (written < 0 || (size_t)written >= length) ? -ENAMETOOLONG : written;
+        } else {
+            result = -ENODEV;
+        }
+        udev_device_unref(device);
+    }
+    udev_unref(udev);
+    return result;
+}
+
+ssize_t orientd_udev_device_syspath(const char *subsystem, const char *sysname, char *buffer, size_t length)
+{
+    struct udev *udev = udev_new();
+    if (!udev)
+        return -ENOMEM;
+    ssize_t result = -ENOENT;
+    struct udev_device *device = udev_device_new_from_subsystem_sysname(udev, subsystem, sysname);
+    if (device) {
+        const char *path = udev_device_get_syspath(device);
+        if (path) {
+            int written = snprintf(buffer, length, "%s", path);
+            result = (written < 0 || (size_t)written >= length) ? -ENAMETOOLONG : written;
+        }
+        udev_device_unref(device);
+    }
+    udev_unref(udev);
+    return result;
+}
+
 struct orientd_udev_monitor {
     struct udev *udev;
     struct udev_monitor *monitor;

@@ -3,10 +3,20 @@
 public struct AccelerometerSample: Equatable, Sendable {
     public var time: Double
     public var acceleration: Vector3
+    /// The same reading in the sensor's own axes: scale and offset applied, not the mount matrix
+    /// (what `orientctl calibrate` measures the matrix from). Nil where it is not known: a
+    /// replayed trace holds the device-frame vector only.
+    public var raw: Vector3?
 
-    public init(time: Double, acceleration: Vector3) {
+    public init(time: Double, acceleration: Vector3, raw: Vector3? = nil) {
         self.time = time
         self.acceleration = acceleration
+        self.raw = raw
+    }
+
+    /// A reading in the sensor's axes turned into the device frame by `mountMatrix`.
+    public init(time: Double, raw: Vector3, mountMatrix: MountMatrix) {
+        self.init(time: time, acceleration: mountMatrix.apply(to: raw), raw: raw)
     }
 }
 

@@ -39,6 +39,15 @@ public struct MountMatrix: Equatable, Sendable, CustomStringConvertible {
         self.init(uncheckedRows: rows)
     }
 
+    /// A matrix from its three rows, checked as `init(parsing:)` checks text: nil unless there
+    /// are three rows, each finite, not all zero and within ±`largestEntry`.
+    public init?(rows: [Vector3]) {
+        guard rows.count == 3, rows.allSatisfy({ row in
+            row != .zero && [row.x, row.y, row.z].allSatisfy { $0.isFinite && abs($0) <= Self.largestEntry }
+        }) else { return nil }
+        self.init(uncheckedRows: rows)
+    }
+
     public func apply(to vector: Vector3) -> Vector3 {
         Vector3(rows[0].dot(vector), rows[1].dot(vector), rows[2].dot(vector))
     }

@@ -164,11 +164,12 @@ public final class OrientationHub: Sendable {
 
     /// One sample's angles; `time` is the sample's monotonic time (which paces each client's rate),
     /// `timestamp` the wall-clock time clients are told.
-    public func publishAngles(_ angles: OrientationAngles, acceleration: Vector3, time: Double, timestamp: Double) {
+    /// `raw`: the sample in the sensor's axes, before the mount matrix, where known.
+    public func publishAngles(_ angles: OrientationAngles, acceleration: Vector3, raw: Vector3? = nil, time: Double, timestamp: Double) {
         let byLoop = state.withLockedValue { $0.angleSubscriptions.byLoop.values }
         guard !byLoop.isEmpty else { return }
         // Encoded once for all, and one task per event loop, as for orientation changes.
-        let sample = AngleSample(angles: angles, acceleration: acceleration, time: time, timestamp: timestamp)
+        let sample = AngleSample(angles: angles, acceleration: acceleration, raw: raw, time: time, timestamp: timestamp)
         for (eventLoop, onThatLoop) in byLoop {
             eventLoop.execute {
                 for subscription in onThatLoop.values { subscription.receive(sample) }
@@ -498,6 +499,7 @@ struct SubscriptionsByLoop {
 struct AngleSample: Sendable {
     let angles: OrientationAngles
     let acceleration: Vector3
+    let raw: Vector3?
     /// Monotonic seconds.
     let time: Double
     /// Seconds since the Unix epoch.
@@ -505,18 +507,19 @@ struct AngleSample: Sendable {
     /// The `angles` line for a subscriber that missed none, encoded once for every subscriber.
     let line: ByteBuffer
 
-    init(angles: OrientationAngles, acceleration: Vector3, time: Double, timestamp: Double) {
+    init(angles: OrientationAngles, acceleration: Vector3, raw: Vector3?, time: Double, timestamp: Double) {
         self.angles = angles
         self.acceleration = acceleration
+        self.raw = raw
         self.time = time
         self.timestamp = timestamp
-        line = ByteBuffer(bytes: Wire.line(AnglesEvent(angles: angles, acceleration: acceleration, timestamp: timestamp, dropped: 0)))
+        line = ByteBuffer(bytes: Wire.line(AnglesEvent(angles: angles, acceleration: acceleration, raw: raw, timestamp: timestamp, dropped: 0)))
     }
 
     /// The line for a subscriber that missed `dropped` samples before this one.
     func line(dropped: Int) -> ByteBuffer {
         guard dropped > 0 else { return line }
-        return ByteBuffer(bytes: Wire.line(AnglesEvent(angles: angles, acceleration: acceleration, timestamp: timestamp, dropped: dropped)))
+        return ByteBuffer(bytes: Wire.line(AnglesEvent(angles: angles, acceleration: acceleration, raw: raw, timestamp: timestamp, dropped: dropped)))
     }
 }
 

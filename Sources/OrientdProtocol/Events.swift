@@ -166,17 +166,22 @@ public struct AnglesEvent: ProtocolEvent {
     public var roll: Double
     /// The sample itself, m/s² in orientd's frame (after the mount matrix), unfiltered.
     public var acceleration: [Double]
+    /// The same sample in the sensor's own axes: m/s² after scale and offset, before the mount
+    /// matrix (what `orientctl calibrate` measures a matrix from). Left out where unknown (a
+    /// replayed trace) and by daemons from before it.
+    public var raw: [Double]?
     /// When the sample was read: seconds since the Unix epoch.
     public var timestamp: Double
     /// Samples this client missed since its last one because it read too slowly.
     public var dropped: Int
 
-    public init(angles: OrientationAngles, acceleration: Vector3, timestamp: Double, dropped: Int = 0) {
+    public init(angles: OrientationAngles, acceleration: Vector3, raw: Vector3? = nil, timestamp: Double, dropped: Int = 0) {
         inPlane = Self.rounded(angles.inPlane, 100)
         tilt = Self.rounded(angles.tilt, 100)
         pitch = Self.rounded(angles.pitch, 100)
         roll = Self.rounded(angles.roll, 100)
         self.acceleration = [acceleration.x, acceleration.y, acceleration.z].map { Self.rounded($0, 10000) }
+        self.raw = raw.map { [$0.x, $0.y, $0.z].map { Self.rounded($0, 10000) } }
         self.timestamp = timestamp
         self.dropped = dropped
     }

@@ -142,10 +142,19 @@ public struct SensorStatus: Codable, Equatable, Sendable {
     /// none: `device` is "none") and `problem` says why.
     public var available: Bool
     public var problem: String?
+    /// The key udev looks this accelerometer up by in systemd's hwdb (60-sensor.rules):
+    /// "sensor:[LABEL:]modalias:MODALIAS:DMI-MODALIAS", what an `ACCEL_MOUNT_MATRIX` entry for
+    /// it must match. Left out when unknown (a remote or replayed sensor).
+    public var hwdbMatch: String?
+    /// The device's /sys path (local sensors only), for `udevadm trigger`.
+    public var syspath: String?
 
     public init(id: String? = nil, uri: String, device: String, location: SensorLocation, mountMatrix: MountMatrix,
-                mountMatrixSource: String, rate: Double, reading: Bool, available: Bool = true, problem: String? = nil) {
+                mountMatrixSource: String, rate: Double, reading: Bool, available: Bool = true, problem: String? = nil,
+                hwdbMatch: String? = nil, syspath: String? = nil) {
         self.id = id
+        self.hwdbMatch = hwdbMatch
+        self.syspath = syspath
         self.available = available
         self.problem = problem
         self.uri = uri

@@ -14,7 +14,8 @@ struct Orientctl: ParsableCommand {
             socket (docs/protocol.md); any program can do the same.
             """,
         version: OrientdVersion.current,
-        subcommands: [Get.self, Monitor.self, Watch.self, Angles.self, Record.self, Status.self, Tablet.self, Lock.self, Unlock.self, Rotate.self])
+        subcommands: [Get.self, Monitor.self, Watch.self, Angles.self, Record.self, Status.self, Tablet.self, Lock.self, Unlock.self,
+                      Rotate.self, Calibrate.self])
 
     static func main() {
         // A program started from a thread that blocks signals (a libdispatch worker, for example

@@ -71,11 +71,11 @@ final class OrientationPipeline: @unchecked Sendable {
             sensorProxy?.accelerometerPresent(false)
         case .hinge(let hinge):
             hub.hingeChanged(hinge)
-        case .angles(let angles, let acceleration, let time):
+        case .angles(let angles, let acceleration, let raw, let time):
             // The sample's own moment on the wall clock: scans taken from a buffer together
             // were captured at different times.
             let timestamp = WallClock.now() - (MonotonicClock.now() - time)
-            hub.publishAngles(angles, acceleration: acceleration, time: time, timestamp: timestamp)
+            hub.publishAngles(angles, acceleration: acceleration, raw: raw, time: time, timestamp: timestamp)
         case .orientationChanged(let change):
             if change.orientation == .unknown {
                 logger.warning("no good sensor reading for \(seconds(state.settings.staleAfterMs / 1000)); orientation is now unknown")
@@ -95,7 +95,8 @@ final class OrientationPipeline: @unchecked Sendable {
 
     private func status(of info: SensorInfo) -> SensorStatus {
         SensorStatus(id: info.id, uri: info.uri, device: info.device, location: info.location, mountMatrix: info.mountMatrix,
-                     mountMatrixSource: info.mountMatrixSource, rate: rate, reading: true)
+                     mountMatrixSource: info.mountMatrixSource, rate: rate, reading: true,
+                     hwdbMatch: info.hwdbMatch, syspath: info.syspath)
     }
 
     private func seconds(_ value: Double) -> String {

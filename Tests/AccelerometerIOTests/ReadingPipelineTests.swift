@@ -37,6 +37,20 @@ import Testing
         #expect(with.contains { if case .angles = $0 { true } else { false } })
     }
 
+    /// The angles carry the sample before the mount matrix along with the one after it.
+    @Test func anglesCarryTheRawReading() throws {
+        var pipeline = ReadingPipeline()
+        _ = pipeline.handle(.opened([Self.display]), wantsAngles: true)
+        let matrix = try MountMatrix(parsing: "0, -1, 0; -1, 0, 0; 0, 0, 1")
+        let reading = Reading.sample(AccelerometerSample(time: 0, raw: Vector3(Self.g, 0, 0), mountMatrix: matrix), device: Self.display.id)
+        let angles = pipeline.handle(reading, wantsAngles: true).compactMap { action -> (Vector3, Vector3?)? in
+            if case .angles(_, let acceleration, let raw, _) = action { (acceleration, raw) } else { nil }
+        }
+        #expect(angles.count == 1)
+        #expect(angles.first?.0 == Vector3(0, -Self.g, 0))
+        #expect(angles.first?.1 == Vector3(Self.g, 0, 0))
+    }
+
     @Test func failingReadsAreReportedOnceHeldThenRecovered() {
         var pipeline = ReadingPipeline()
         _ = pipeline.handle(.opened([Self.display]), wantsAngles: false)

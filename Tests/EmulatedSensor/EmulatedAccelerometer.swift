@@ -21,6 +21,7 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
     public init(attributes: [String: String], properties: [String: String] = [:], otherDevices: String = "") throws {
         testbed = umockdev_shim_testbed_new()
         root = String(cString: umockdev_shim_testbed_root(testbed))
+        try add(Self.machine, remembered: false)
         try add(Self.accelerometer(attributes: attributes, properties: properties))
         if !otherDevices.isEmpty { try add(otherDevices) }
     }
@@ -29,6 +30,7 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
     public init(onlyDevices devices: String) throws {
         testbed = umockdev_shim_testbed_new()
         root = String(cString: umockdev_shim_testbed_root(testbed))
+        try add(Self.machine, remembered: false)
         try add(devices)
     }
 
@@ -132,6 +134,24 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
         ]
     }
 
+    /// The machine around the accelerometers: their parent, a platform device enumerated from
+    /// ACPI as Bosch accelerometers are (`acpi:BOSC0200:`), and the DMI identity udev's
+    /// 60-sensor.rules reads, so the hwdb key orientd reports is what udev would look up.
+    static let machine = """
+        P: /devices/platform/orientd-test
+        E: SUBSYSTEM=platform
+        A: modalias=\(parentModalias)\\n
+
+        P: /devices/virtual/dmi/id
+        E: SUBSYSTEM=dmi
+        A: modalias=\(dmiModalias)\\n
+
+        """
+    public static let parentModalias = "acpi:BOSC0200:"
+    public static let dmiModalias = "dmi:bvnorientd:bvr1.0:bd11/24/2026:br1.0:svnOrientdTest:pnEmulatedTablet:pvr1:rvnOrientdTest:rnEmulatedBoard:rvr1:cvnOrientdTest:ct30:cvr1:"
+    /// The key udev looks the display accelerometer up by in the hwdb (60-sensor.rules).
+    public static let hwdbMatch = "sensor:modalias:\(parentModalias):\(dmiModalias)"
+
     /// umockdev's description of the accelerometer at `devicePath`.
     private static func accelerometer(attributes: [String: String], properties: [String: String]) -> String {
         var description = "P: \(devicePath)\nN: iio:device0\nE: SUBSYSTEM=iio\nE: DEVNAME=/dev/iio:device0\n"
@@ -210,8 +230,9 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
 
     private static let syspath = "/sys" + devicePath
 
-    func add(_ description: String) throws {
-        descriptions.append(description)
+    /// `remembered`: whether `plugIn` may add it again (the accelerometer, not the machine).
+    func add(_ description: String, remembered: Bool = true) throws {
+        if remembered { descriptions.append(description) }
         var error = [CChar](repeating: 0, count: 512)
         guard umockdev_shim_testbed_add(testbed, description, &error, UInt(error.count)) == 1 else {
             throw EmulationError("umockdev rejected the device description: \(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))\n\(description)")

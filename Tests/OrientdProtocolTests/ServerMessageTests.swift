@@ -55,8 +55,18 @@ import Testing
     }
 
     @Test func angles() throws {
+        let line = #"{"acceleration":[0,-9.8067,0],"dropped":0,"event":"angles","inPlane":0,"pitch":0,"raw":[-9.8067,0,0],"roll":0,"tilt":0,"timestamp":1795290914.2}"#
+        let expected = Self.angles(inPlane: 0, tilt: 0, pitch: 0, roll: 0, acceleration: Vector3(0, -9.8067, 0),
+                                   raw: Vector3(-9.8067, 0, 0), timestamp: 1795290914.2)
+        #expect(try event(line) == .angles(expected))
+        #expect(wire(expected) == line)
+    }
+
+    /// A daemon from before `raw` (or replaying a trace, where it is unknown) leaves it out.
+    @Test func anglesWithoutRaw() throws {
         let line = #"{"acceleration":[0,-9.8067,0],"dropped":0,"event":"angles","inPlane":0,"pitch":0,"roll":0,"tilt":0,"timestamp":1795290914.2}"#
         let expected = Self.angles(inPlane: 0, tilt: 0, pitch: 0, roll: 0, acceleration: Vector3(0, -9.8067, 0), timestamp: 1795290914.2)
+        #expect(expected.raw == nil)
         #expect(try event(line) == .angles(expected))
         #expect(wire(expected) == line)
     }
@@ -275,7 +285,7 @@ import Testing
                                                                               deviceOrientation: .portraitUpsideDown, timestamp: 2.5)),
             .rotationLockDidChange(RotationLockDidChangeEvent(locked: true, timestamp: 3)),
             .angles(Self.angles(inPlane: 12.35, tilt: -3.21, pitch: 45.68, roll: -0.01, acceleration: Vector3(0.1235, -9.8067, 1.5),
-                                timestamp: 4.125, dropped: 3)),
+                                raw: Vector3(-1.5, 0.1235, 9.8067), timestamp: 4.125, dropped: 3)),
             .hingeAngleDidChange(HingeAngleDidChangeEvent(hingeAngle: 301.5, problem: nil, timestamp: 5)),
             .hingeAngleDidChange(HingeAngleDidChangeEvent(hingeAngle: nil, problem: "no base accelerometer", timestamp: 5)),
             .tabletModeDidChange(TabletModeDidChangeEvent(tabletMode: false, hingeAngle: nil, timestamp: 6)),
@@ -347,8 +357,8 @@ import Testing
 
     /// An angles event with these figures (the daemon computes them from a sample).
     private static func angles(inPlane: Double, tilt: Double, pitch: Double, roll: Double, acceleration: Vector3,
-                               timestamp: Double, dropped: Int = 0) -> AnglesEvent {
-        var event = AnglesEvent(angles: OrientationAngles(of: acceleration), acceleration: acceleration, timestamp: timestamp, dropped: dropped)
+                               raw: Vector3? = nil, timestamp: Double, dropped: Int = 0) -> AnglesEvent {
+        var event = AnglesEvent(angles: OrientationAngles(of: acceleration), acceleration: acceleration, raw: raw, timestamp: timestamp, dropped: dropped)
         (event.inPlane, event.tilt, event.pitch, event.roll) = (inPlane, tilt, pitch, roll)
         return event
     }

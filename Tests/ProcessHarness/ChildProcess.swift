@@ -7,9 +7,19 @@ public final class ChildProcess: @unchecked Sendable {
     private let process = Process()
     private let lines = NIOLockedValueBox<[(text: String, time: Double)]>([])
     private var reader: Thread?
+    /// The writing end of the child's standard input, with `writableInput`.
+    private let input: FileHandle?
 
+    /// `writableInput`: the child reads its standard input from `writeInput` (else it inherits the runner's).
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                standardError: String? = nil) throws {
+                standardError: String? = nil, writableInput: Bool = false) throws {
+        if writableInput {
+            let pipe = Pipe()
+            process.standardInput = pipe
+            input = pipe.fileHandleForWriting
+        } else {
+            input = nil
+        }
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -42,6 +52,23 @@ public final class ChildProcess: @unchecked Sendable {
     deinit { stop() }
 
     public var pid: Int32 { process.processIdentifier }
+
+    /// Writes to the child's standard input (started with `writableInput`).
+    public func writeInput(_ text: String) {
+        try? input?.write(contentsOf: Data(text.utf8))
+    }
+
+    /// Ends the child's standard input.
+    public func closeInput() {
+        try? input?.close()
+    }
+
+    /// The exit status once the child has ended (waiting up to `timeout`); nil if it still runs.
+    public func exitStatus(timeout: Double) -> Int32? {
+        guard waitUntil(timeout: timeout, { !process.isRunning }) else { return nil }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
     public var isRunning: Bool { process.isRunning }
     public var output: [(text: String, time: Double)] { lines.withLockedValue { $0 } }
 

@@ -70,6 +70,16 @@ void orientd_iio_strerror(int error, char *buffer, size_t length);
 ssize_t orientd_udev_device_property(const char *subsystem, const char *sysname,
                                      const char *property, char *buffer, size_t length);
 
+/// The key systemd's 60-sensor.rules looks the IIO device SYSNAME up by in the hwdb:
+/// "sensor:[LABEL:]modalias:MODALIAS:DMI", MODALIAS being the device's own modalias attribute or
+/// that of its first parent in subsystem usb, i2c or platform, DMI /sys/class/dmi/id/modalias.
+/// Returns the text length, -ENOENT when the device is unknown, -ENODEV when it has no such
+/// parent (the rule does not apply), or another negative errno value.
+ssize_t orientd_udev_sensor_hwdb_match(const char *sysname, char *buffer, size_t length);
+
+/// The /sys path of the device SUBSYSTEM/SYSNAME; returns its length or a negative errno value.
+ssize_t orientd_udev_device_syspath(const char *subsystem, const char *sysname, char *buffer, size_t length);
+
 typedef struct orientd_udev_monitor orientd_udev_monitor;
 
 /// Listens for udev's events about devices of SUBSYSTEM ("iio"). On failure returns NULL and

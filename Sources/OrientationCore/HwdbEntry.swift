@@ -1,0 +1,43 @@
+/// A systemd hwdb entry setting `ACCEL_MOUNT_MATRIX` for one accelerometer: the match line udev
+/// looks the sensor up by (60-sensor.rules, see docs/calibration.md), then the property, indented
+/// by one space, as 60-sensor.hwdb writes them.
+public struct HwdbEntry: Equatable, Sendable {
+    public var match: String
+    public var matrix: MountMatrix
+
+    public init(match: String, matrix: MountMatrix) {
+        self.match = match
+        self.matrix = matrix
+    }
+
+    public static let property = "ACCEL_MOUNT_MATRIX"
+
+    /// "ACCEL_MOUNT_MATRIX=0, 1, 0; 1, 0, 0; 0, 0, 1"
+    public var propertyLine: String { "\(Self.property)=\(Self.value(of: matrix))" }
+
+    /// The two lines, without a final newline.
+    public var text: String { "\(match)\n \(propertyLine)" }
+
+    /// The matrix as hwdb writes it: "a, b, c; d, e, f; g, h, i" (`formatDecimal` never writes "-0").
+    public static func value(of matrix: MountMatrix) -> String { matrix.description }
+
+    /// The machine's DMI modalias ("dmi:bvn…") within a match; nil when it has none.
+    public static func dmiModalias(in match: String) -> String? {
+        guard let start = match.firstRange(of: ":dmi:") else { return nil }
+        return String(match[match.index(after: start.lowerBound)...])
+    }
+
+    /// The match to propose upstream: the sensor's modalias with a trailing `*` and only the
+    /// vendor (`svn`) and product name (`pn`) of the DMI string, as 60-sensor.hwdb's entries are
+    /// written, so that other firmware versions of the same model match too. The exact match
+    /// when the DMI string has neither.
+    public static func upstreamMatch(for match: String) -> String {
+        guard let dmiStart = match.firstRange(of: ":dmi:") else { return match }
+        var sensor = String(match[..<dmiStart.lowerBound])
+        let fields = match[dmiStart.upperBound...].split(separator: ":")
+        let wanted = fields.filter { $0.hasPrefix("svn") || $0.hasPrefix("pn") }
+        guard wanted.contains(where: { $0.hasPrefix("svn") }) else { return match }
+        if sensor.hasSuffix(":") { sensor.removeLast() }
+        return sensor + "*:dmi:*:" + wanted.joined(separator: ":") + ":*"
+    }
+}

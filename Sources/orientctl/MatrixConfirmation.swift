@@ -1,0 +1,50 @@
+import Foundation
+import OrientationCore
+import OrientdClient
+import OrientdProtocol
+
+/// After `--install`: waits until `status` shows orientd using the new matrix from udev. orientd
+/// reopens a sensor on udev's `change` event while it reads it, so a subscription holds the
+/// sensor awake meanwhile.
+struct MatrixConfirmation {
+    let device: String?
+    let options: ConnectionOptions
+
+    /// The matrix's source once orientd uses `matrix` from udev; nil if it did not within `seconds`.
+    func wait(for matrix: MountMatrix, seconds: Double) -> String? {
+        let awake = try? options.connect()
+        var parameters: [String: JSONValue] = ["events": .array([.string(EventKind.deviceOrientationDidChange.rawValue)])]
+        if let device { parameters["device"] = .string(device) }
+        _ = try? awake?.subscribe(parameters)
+        let deadline = ProcessInfo.processInfo.systemUptime + seconds
+        repeat {
+            if let sensor = current(), sensor.mountMatrix == Self.rows(matrix), sensor.mountMatrixSource.hasPrefix("udev") {
+                return sensor.mountMatrixSource
+            }
+            Thread.sleep(forTimeInterval: 0.2)
+        } while ProcessInfo.processInfo.systemUptime < deadline
+        return nil
+    }
+
+    /// What to check when orientd did not take the matrix.
+    func failure(expected entry: HwdbEntry, seconds: Double, syspath: String?) -> String {
+        let now = current().map { "\($0.mountMatrix.map { $0.map(formatDecimal).joined(separator: ", ") }.joined(separator: "; ")) from \($0.mountMatrixSource)" }
+            ?? "an unknown matrix"
+        let device = syspath ?? "/sys/bus/iio/devices/iio:deviceN"
+        return """
+            orientd still uses \(now) after \(formatDecimal(seconds)) s. Check:
+              - 'udevadm info \(device)' lists \(entry.propertyLine); if not, udev did not match the entry: \
+            compare its first line with the sensor's key ('orientctl status --json', hwdbMatch) and run 'systemd-hwdb update' again;
+              - orientd's config file sets no mount-matrix for this sensor (it wins over udev);
+              - orientd's log ('journalctl -u orientd') for a rejected matrix.
+            """
+    }
+
+    private func current() -> SensorStatus? {
+        guard let (status, _) = try? options.call(.status, as: StatusResult.self) else { return nil }
+        guard let device else { return status.sensor }
+        return status.devices.first { $0.id == device }
+    }
+
+    private static func rows(_ matrix: MountMatrix) -> [[Double]] { matrix.rows.map { [$0.x, $0.y, $0.z] } }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import OrientationCore
+import OrientdClient
+import OrientdProtocol
+
+/// One calibration step's samples: the `raw` member (sensor axes, before the mount matrix) of
+/// about a second of `angles` events from one accelerometer.
+enum RawSampling {
+    /// The fewest samples a step needs, however slow the sensor.
+    static let fewestSamples = 5
+    /// How long to wait for a sample before saying the sensor gives none.
+    static let silence = 5.0
+
+    static func measure(device: String?, seconds: Double, options: ConnectionOptions) throws -> [Vector3] {
+        let client = try options.connect()
+        var parameters: [String: JSONValue] = ["events": .array([.string(EventKind.angles.rawValue)])]
+        if let device { parameters["device"] = .string(device) }
+        var samples: [Vector3] = []
+        do {
+            _ = try client.subscribe(parameters)
+            client.setReadTimeout(silence)
+            var start: Double?
+            while let event = try client.nextServerEvent() {
+                guard case .angles(let sample) = event else { continue }
+                guard let raw = sample.raw, raw.count == 3 else {
+                    throw ClientFailure(message: "orientd sends no raw readings (it is older than this orientctl, or replays a trace): "
+                        + "update orientd and calibrate with the real sensor")
+                }
+                let now = ProcessInfo.processInfo.systemUptime
+                if start == nil { start = now }
+                samples.append(Vector3(raw[0], raw[1], raw[2]))
+                if let start, now - start >= seconds, samples.count >= fewestSamples { return samples }
+            }
+        } catch let error as OrientdClientError {
+            // A read that timed out surfaces as a lost connection.
+            if samples.isEmpty, case .connectionLost = error {
+                throw ClientFailure(message: "no reading from the accelerometer within \(Int(silence)) s (\(error)); check `orientctl status`")
+            }
+            throw ClientFailure(error)
+        }
+        throw ClientFailure(message: "orientd at \(client.socketPath) closed the connection while measuring")
+    }
+}

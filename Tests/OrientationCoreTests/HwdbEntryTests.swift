@@ -1,0 +1,76 @@
+@testable import OrientationCore
+import Testing
+
+@Suite struct HwdbEntryTests {
+    static let dmi = "dmi:bvnAmericanMegatrendsInc.:bvr5.11:bd05/07/2016:br5.11:svnChuwi:pnHi13:pvrDefaultstring:rvnHampoo:rnCherryTrailCR:cvnDefaultstring:ct3:cvrDefaultstring:"
+    static let match = "sensor:modalias:acpi:BOSC0200::" + dmi
+
+    static func entry(_ matrix: String) throws -> HwdbEntry {
+        HwdbEntry(match: match, matrix: try MountMatrix(parsing: matrix))
+    }
+
+    @Test func writesTheEntryAs60SensorHwdbDoes() throws {
+        let entry = try Self.entry("0, 1, 0; 1, 0, 0; 0, 0, 1")
+        #expect(entry.text == Self.match + "\n ACCEL_MOUNT_MATRIX=0, 1, 0; 1, 0, 0; 0, 0, 1")
+        #expect(HwdbEntry.value(of: try MountMatrix(parsing: "-0, -1, 0; -1, -0, 0; 0, 0, -1")) == "0, -1, 0; -1, 0, 0; 0, 0, -1")
+    }
+
+    @Test func proposesUpstreamTheModelNotTheFirmware() {
+        #expect(HwdbEntry.upstreamMatch(for: Self.match) == "sensor:modalias:acpi:BOSC0200*:dmi:*:svnChuwi:pnHi13:*")
+        #expect(HwdbEntry.upstreamMatch(for: "sensor:accel-display:modalias:platform:cros-ec-accel:dmi:bvnGoogle:svnGoogle:pnHatch:")
+            == "sensor:accel-display:modalias:platform:cros-ec-accel*:dmi:*:svnGoogle:pnHatch:*")
+        // Without a vendor in the DMI string there is nothing better than the exact match.
+        #expect(HwdbEntry.upstreamMatch(for: "sensor:modalias:acpi:BOSC0200::") == "sensor:modalias:acpi:BOSC0200::")
+        #expect(HwdbEntry.dmiModalias(in: Self.match) == Self.dmi)
+        #expect(HwdbEntry.dmiModalias(in: "sensor:modalias:acpi:BOSC0200::") == nil)
+    }
+
+    @Test func putsAnEntryIntoAnEmptyFile() throws {
+        #expect(HwdbFile.putting(try Self.entry("0, 1, 0; 1, 0, 0; 0, 0, 1"), into: "") == Self.match + "\n ACCEL_MOUNT_MATRIX=0, 1, 0; 1, 0, 0; 0, 0, 1\n")
+    }
+
+    @Test func replacesTheOlderEntryAndKeepsTheRest() throws {
+        let before = """
+            # my own entries
+            sensor:modalias:acpi:KIOX000A*:dmi:*:svnOther:pnTablet:*
+             ACCEL_MOUNT_MATRIX=-1, 0, 0; 0, 1, 0; 0, 0, 1
+
+            \(Self.match)
+             ACCEL_MOUNT_MATRIX=1, 0, 0; 0, 1, 0; 0, 0, 1
+             ACCEL_LOCATION=display
+
+            sensor:modalias:acpi:SMO8500*:dmi:*:svnThird:pnPad:*
+             ACCEL_MOUNT_MATRIX=0, 1, 0; 1, 0, 0; 0, 0, 1
+
+            """
+        let after = HwdbFile.putting(try Self.entry("0, -1, 0; 1, 0, 0; 0, 0, 1"), into: before)
+        #expect(after == """
+            # my own entries
+            sensor:modalias:acpi:KIOX000A*:dmi:*:svnOther:pnTablet:*
+             ACCEL_MOUNT_MATRIX=-1, 0, 0; 0, 1, 0; 0, 0, 1
+
+            \(Self.match)
+             ACCEL_LOCATION=display
+             ACCEL_MOUNT_MATRIX=0, -1, 0; 1, 0, 0; 0, 0, 1
+
+            sensor:modalias:acpi:SMO8500*:dmi:*:svnThird:pnPad:*
+             ACCEL_MOUNT_MATRIX=0, 1, 0; 1, 0, 0; 0, 0, 1
+
+            """)
+        // Putting it again changes nothing.
+        #expect(HwdbFile.putting(try Self.entry("0, -1, 0; 1, 0, 0; 0, 0, 1"), into: after) == after)
+    }
+
+    @Test func takesTheMatchOutOfASharedRecord() throws {
+        let before = "sensor:modalias:acpi:KIOX000A*:dmi:*:svnOther:pnTablet:*\n\(Self.match)\n ACCEL_MOUNT_MATRIX=-1, 0, 0; 0, 1, 0; 0, 0, 1\n"
+        let after = HwdbFile.putting(try Self.entry("1, 0, 0; 0, -1, 0; 0, 0, 1"), into: before)
+        #expect(after == """
+            sensor:modalias:acpi:KIOX000A*:dmi:*:svnOther:pnTablet:*
+             ACCEL_MOUNT_MATRIX=-1, 0, 0; 0, 1, 0; 0, 0, 1
+
+            \(Self.match)
+             ACCEL_MOUNT_MATRIX=1, 0, 0; 0, -1, 0; 0, 0, 1
+
+            """)
+    }
+}
