@@ -26,14 +26,67 @@ ssize_t orientd_udev_device_property(const char *subsystem, const char *sysname,
     return result;
 }
 
-/* An attribute as udev's $attr{} gives it: trailing whitespace removed; "" when absent. */
+/* The length of the valid UTF-8 sequence of two to four bytes at `text`, else 0. */
+static size_t utf8_sequence_length(const unsigned char *text)
+{
+    size_t length;
+    unsigned int code;
+    if (text[0] >= 0xC2 && text[0] <= 0xDF) {
+        length = 2;
+        code = text[0] & 0x1F;
+    } else if (text[0] >= 0xE0 && text[0] <= 0xEF) {
+        length = 3;
+        code = text[0] & 0x0F;
+    } else if (text[0] >= 0xF0 && text[0] <= 0xF4) {
+        length = 4;
+        code = text[0] & 0x07;
+    } else {
+        return 0;
+    }
+    for (size_t i = 1; i < length; i++) {
+        if ((text[i] & 0xC0) != 0x80)
+            return 0;
+        code = (code << 6) | (text[i] & 0x3F);
+    }
+    static const unsigned int smallest[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (code < smallest[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
+        return 0;
+    return length;
+}
+
+static int is_kept_as_is(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c != '\0' && strchr("#+-.:=@_/ $%?,", c));
+}
+
+/* An attribute as udev substitutes $attr{} into a rule's string (udev's own rules, not the
+ * kernel's bytes): at most 511 bytes, trailing whitespace removed, then every byte that is not a
+ * letter, digit or one of "#+-.:=@_/ $%?,", nor part of a "\x" escape or of valid UTF-8, replaced:
+ * other whitespace by a space, anything else by '_'. A DMI string "bvrN2HET58W(1.41)" is looked
+ * up as "bvrN2HET58W_1.41_", a device tree's "T(null)" as "T_null_". "" when absent. */
 static void udev_attribute(struct udev_device *device, const char *name, char *buffer, size_t length)
 {
     const char *value = device ? udev_device_get_sysattr_value(device, name) : NULL;
-    snprintf(buffer, length, "%s", value ? value : "");
+    snprintf(buffer, length < 512 ? length : 512, "%s", value ? value : "");
     size_t end = strlen(buffer);
-    while (end > 0 && (buffer[end - 1] == '\n' || buffer[end - 1] == ' ' || buffer[end - 1] == '\t'))
+    while (end > 0 && strchr(" \t\n\r", buffer[end - 1]))
         buffer[--end] = '\0';
+    unsigned char *text = (unsigned char *)buffer;
+    for (size_t i = 0; text[i] != '\0';) {
+        if (is_kept_as_is(text[i])) {
+            i++;
+        } else if (text[i] == '\\' && text[i + 1] == 'x') {
+            i += 2;
+        } else {
+            size_t sequence = utf8_sequence_length(text + i);
+            if (sequence > 0) {
+                i += sequence;
+            } else {
+                text[i] = strchr("\t\n\v\f\r", text[i]) ? ' ' : '_';
+                i++;
+            }
+        }
+    }
 }
 
 static int is_sensor_bus(const char *subsystem)
@@ -55,7 +108,7 @@ ssize_t orientd_udev_sensor_hwdb_match(const char *sysname, char *buffer, size_t
         while (parent && !is_sensor_bus(udev_device_get_subsystem(parent)))
             parent = udev_device_get_parent(parent);
         if (parent) {
-            char label[256], modalias[512], dmi_modalias[1024];
+            char label[512], modalias[512], dmi_modalias[512];
             udev_attribute(device, "label", label, sizeof label);
             udev_attribute(device, "modalias", modalias, sizeof modalias);
             if (modalias[0] == '\0')

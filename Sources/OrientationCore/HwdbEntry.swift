@@ -2,11 +2,14 @@
 /// looks the sensor up by (60-sensor.rules, see docs/calibration.md), then the property, indented
 /// by one space, as 60-sensor.hwdb writes them.
 public struct HwdbEntry: Equatable, Sendable {
+    /// The match line: a glob pattern over udev's key.
     public var match: String
     public var matrix: MountMatrix
 
+    /// `match` is udev's key (or a pattern). A `#` in it, which udev keeps in a key but the hwdb
+    /// file format takes as the start of a comment, becomes `?`, which matches it.
     public init(match: String, matrix: MountMatrix) {
-        self.match = match
+        self.match = String(match.map { $0 == "#" ? "?" : $0 })
         self.matrix = matrix
     }
 

@@ -115,7 +115,7 @@ struct Calibrate: ParsableCommand {
         CalibrationReport.upstream(entry).forEach(say)
         if install {
             say("")
-            try installEntry(entry, sensor: sensor)
+            try installEntry(entry, key: match, sensor: sensor)
         } else {
             say("")
             say("To install it: sudo orientctl calibrate --install (or put the entry into \(HwdbInstall.defaultFile), then run "
@@ -149,12 +149,26 @@ struct Calibrate: ParsableCommand {
         return sensor
     }
 
-    private func installEntry(_ entry: HwdbEntry, sensor: SensorStatus) throws {
+    private func installEntry(_ entry: HwdbEntry, key: String, sensor: SensorStatus) throws {
         try HwdbInstall.write(entry, to: hwdbFile)
         say("Wrote the entry to \(hwdbFile).")
-        try HwdbInstall.run("systemd-hwdb", ["update"])
         let target = sensor.syspath.map { [$0] } ?? ["--subsystem-match=iio"]
-        try HwdbInstall.run("udevadm", ["trigger", "--action=change"] + target)
+        let rest = "The entry is in \(hwdbFile); once that is fixed, run 'systemd-hwdb update' and 'udevadm trigger --action=change \(target.joined(separator: " "))'."
+        do {
+            try HwdbInstall.run("systemd-hwdb", ["update"])
+            // Another file, or a later pattern in this one, may still win for this key.
+            let answer = try HwdbInstall.run("systemd-hwdb", ["query", key])
+            let wanted = entry.propertyLine
+            guard answer.split(separator: "\n").contains(where: { $0.trimmingCharacters(in: .whitespaces) == wanted }) else {
+                let found = answer.split(separator: "\n").first { $0.contains(HwdbEntry.property + "=") }.map(String.init) ?? "no \(HwdbEntry.property)"
+                throw ClientFailure(message: "after 'systemd-hwdb update' the hwdb gives this sensor's key \(found), not \(wanted): "
+                    + "another entry wins over it (look for one matching it in /etc/udev/hwdb.d and /usr/lib/udev/hwdb.d; files sort by name, "
+                    + "later records win). 'systemd-hwdb query \(key)' shows what it gives.")
+            }
+            try HwdbInstall.run("udevadm", ["trigger", "--action=change"] + target)
+        } catch let failure as ClientFailure {
+            throw ClientFailure(message: failure.description + (failure.description.contains("another entry wins") ? "" : " " + rest))
+        }
         say("Ran 'systemd-hwdb update' and 'udevadm trigger --action=change \(target.joined(separator: " "))'; waiting for orientd to take the new matrix...")
         let confirmation = MatrixConfirmation(device: sensor.id, options: options)
         if let source = confirmation.wait(for: entry.matrix, seconds: confirmSeconds) {

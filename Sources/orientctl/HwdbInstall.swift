@@ -6,24 +6,12 @@ import OrientationCore
 enum HwdbInstall {
     static let defaultFile = "/etc/udev/hwdb.d/61-sensor-local.hwdb"
 
-    /// Writes `entry` into `path`, keeping its other entries, replacing an older one for the same
-    /// match: a temporary file beside it renamed over it, so udev never reads half a file. A
-    /// symlink is refused (root would write wherever it points).
+    /// Writes `entry` into `path`, keeping its other entries (see `HwdbFile`): a temporary file
+    /// beside it renamed over it, so udev never reads half a file. The old file is read without
+    /// following a symlink (root would copy whatever it points to), and one that is not UTF-8
+    /// text is left alone rather than rewritten.
     static func write(_ entry: HwdbEntry, to path: String) throws {
-        var status = stat()
-        var existing = ""
-        if lstat(path, &status) == 0 {
-            guard status.st_mode & S_IFMT != S_IFLNK else {
-                throw ClientFailure(message: "\(path) is a symbolic link; refusing to write through it. Remove it, or choose another file with --hwdb-file")
-            }
-            guard status.st_mode & S_IFMT == S_IFREG else { throw ClientFailure(message: "\(path) is not a regular file") }
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw ClientFailure(message: "cannot read \(path): \(String(cString: strerror(errno)))")
-            }
-            existing = String(decoding: data, as: UTF8.self)
-        } else if errno != ENOENT {
-            throw ClientFailure(message: "cannot look at \(path): \(String(cString: strerror(errno)))")
-        }
+        let existing = try readExisting(path)
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             do {
@@ -48,23 +36,70 @@ enum HwdbInstall {
         }
     }
 
-    /// Runs a program found on PATH, as a shell would; throws with its exit status when it fails.
-    static func run(_ program: String, _ arguments: [String]) throws {
+    /// The file's text; "" when there is none.
+    private static func readExisting(_ path: String) throws -> String {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return "" }
+            if errno == ELOOP {
+                throw ClientFailure(message: "\(path) is a symbolic link; refusing to write through it. Remove it, or choose another file with --hwdb-file")
+            }
+            throw ClientFailure(message: "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw ClientFailure(message: "\(path) is not a regular file")
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw ClientFailure(message: "cannot read \(path): \(String(cString: strerror(errno)))") }
+            if count == 0 { break }
+            bytes += chunk.prefix(count)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ClientFailure(message: "\(path) is not UTF-8 text; leaving it alone. Put the entry below into it by hand, or choose another file with --hwdb-file")
+        }
+        return text
+    }
+
+    /// Runs a program found on PATH, as a shell would, with its output on standard error (standard
+    /// output may be --json's); returns that output too. Throws when it is missing, fails or takes
+    /// more than `limit` seconds.
+    @discardableResult
+    static func run(_ program: String, _ arguments: [String], limit: Double = 60) throws -> String {
+        let line = ([program] + arguments).joined(separator: " ")
         guard let executable = lookUp(program) else {
-            throw ClientFailure(message: "\(program) is not on PATH; run it yourself: \(([program] + arguments).joined(separator: " "))")
+            throw ClientFailure(message: "\(program) is not on PATH; run it yourself: \(line)")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
         do {
             try process.run()
         } catch {
             throw ClientFailure(message: "cannot run \(executable): \(error.localizedDescription)")
         }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ClientFailure(message: "'\(([program] + arguments).joined(separator: " "))' failed with exit status \(process.terminationStatus)")
+        // Their output is a few lines at most, well within a pipe's buffer: read once they ended.
+        let deadline = Date(timeIntervalSinceNow: limit)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning {
+            process.terminate()
+            throw ClientFailure(message: "'\(line)' did not finish within \(Int(limit)) s")
         }
+        try? output.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let text = String(decoding: data, as: UTF8.self)
+        if !text.isEmpty { FileHandle.standardError.write(data) }
+        guard process.terminationStatus == 0 else {
+            throw ClientFailure(message: "'\(line)' failed with exit status \(process.terminationStatus)")
+        }
+        return text
     }
 
     static func lookUp(_ program: String) -> String? {

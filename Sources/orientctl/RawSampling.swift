@@ -10,6 +10,9 @@ enum RawSampling {
     static let fewestSamples = 5
     /// How long to wait for a sample before saying the sensor gives none.
     static let silence = 5.0
+    /// Samples of the first moments are left out: pressing Enter on the device's own keyboard,
+    /// or tapping its screen, shakes it.
+    static let settle = 0.3
 
     static func measure(device: String?, seconds: Double, options: ConnectionOptions) throws -> [Vector3] {
         let client = try options.connect()
@@ -27,9 +30,10 @@ enum RawSampling {
                         + "update orientd and calibrate with the real sensor")
                 }
                 let now = ProcessInfo.processInfo.systemUptime
-                if start == nil { start = now }
+                if start == nil { start = now + settle }
+                guard let start, now >= start else { continue }
                 samples.append(Vector3(raw[0], raw[1], raw[2]))
-                if let start, now - start >= seconds, samples.count >= fewestSamples { return samples }
+                if now - start >= seconds, samples.count >= fewestSamples { return samples }
             }
         } catch let error as OrientdClientError {
             // A read that timed out surfaces as a lost connection.

@@ -148,9 +148,14 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
 
         """
     public static let parentModalias = "acpi:BOSC0200:"
-    public static let dmiModalias = "dmi:bvnorientd:bvr1.0:bd11/24/2026:br1.0:svnOrientdTest:pnEmulatedTablet:pvr1:rvnOrientdTest:rnEmulatedBoard:rvr1:cvnOrientdTest:ct30:cvr1:"
-    /// The key udev looks the display accelerometer up by in the hwdb (60-sensor.rules).
-    public static let hwdbMatch = "sensor:modalias:\(parentModalias):\(dmiModalias)"
+    /// With characters udev does not pass into a rule's string as they are: a firmware version in
+    /// parentheses, as Lenovo's are, and a `#`, which udev keeps but a hwdb file cannot.
+    public static let dmiModalias = "dmi:bvnLENOVO:bvrN2HET58W(1.41):bd11/24/2026:br1.41:svnOrientdTest:pnEmulatedTablet#2:pvr1:rvnOrientdTest:rnEmulatedBoard:rvr1:cvnOrientdTest:ct30:cvr1:"
+    /// The key udev looks the display accelerometer up by in the hwdb (60-sensor.rules), written
+    /// out as udev composes it: `(` and `)` become `_`.
+    public static let hwdbMatch = "sensor:modalias:acpi:BOSC0200::dmi:bvnLENOVO:bvrN2HET58W_1.41_:bd11/24/2026:br1.41:svnOrientdTest:pnEmulatedTablet#2:pvr1:rvnOrientdTest:rnEmulatedBoard:rvr1:cvnOrientdTest:ct30:cvr1:"
+    /// The same key as a hwdb match line: `#` would start a comment there; `?` matches it.
+    public static let hwdbMatchLine = "sensor:modalias:acpi:BOSC0200::dmi:bvnLENOVO:bvrN2HET58W_1.41_:bd11/24/2026:br1.41:svnOrientdTest:pnEmulatedTablet?2:pvr1:rvnOrientdTest:rnEmulatedBoard:rvr1:cvnOrientdTest:ct30:cvr1:"
 
     /// umockdev's description of the accelerometer at `devicePath`.
     private static func accelerometer(attributes: [String: String], properties: [String: String]) -> String {

@@ -29,6 +29,8 @@ import Testing
         #expect(HwdbFile.putting(try Self.entry("0, 1, 0; 1, 0, 0; 0, 0, 1"), into: "") == Self.match + "\n ACCEL_MOUNT_MATRIX=0, 1, 0; 1, 0, 0; 0, 0, 1\n")
     }
 
+    /// The older calibration moves to the end (a later record wins) with its other properties;
+    /// every other line stays as it was.
     @Test func replacesTheOlderEntryAndKeepsTheRest() throws {
         let before = """
             # my own entries
@@ -49,28 +51,37 @@ import Testing
             sensor:modalias:acpi:KIOX000A*:dmi:*:svnOther:pnTablet:*
              ACCEL_MOUNT_MATRIX=-1, 0, 0; 0, 1, 0; 0, 0, 1
 
+            sensor:modalias:acpi:SMO8500*:dmi:*:svnThird:pnPad:*
+             ACCEL_MOUNT_MATRIX=0, 1, 0; 1, 0, 0; 0, 0, 1
+
             \(Self.match)
              ACCEL_LOCATION=display
              ACCEL_MOUNT_MATRIX=0, -1, 0; 1, 0, 0; 0, 0, 1
-
-            sensor:modalias:acpi:SMO8500*:dmi:*:svnThird:pnPad:*
-             ACCEL_MOUNT_MATRIX=0, 1, 0; 1, 0, 0; 0, 0, 1
 
             """)
         // Putting it again changes nothing.
         #expect(HwdbFile.putting(try Self.entry("0, -1, 0; 1, 0, 0; 0, 0, 1"), into: after) == after)
     }
 
-    @Test func takesTheMatchOutOfASharedRecord() throws {
-        let before = "sensor:modalias:acpi:KIOX000A*:dmi:*:svnOther:pnTablet:*\n\(Self.match)\n ACCEL_MOUNT_MATRIX=-1, 0, 0; 0, 1, 0; 0, 0, 1\n"
-        let after = HwdbFile.putting(try Self.entry("1, 0, 0; 0, -1, 0; 0, 0, 1"), into: before)
-        #expect(after == """
+    /// A record this match shares with others, and an entry someone disabled by commenting out
+    /// its match line, are left as they are: the new record after them wins.
+    @Test func leavesSharedAndDisabledRecordsAlone() throws {
+        let before = """
             sensor:modalias:acpi:KIOX000A*:dmi:*:svnOther:pnTablet:*
+            \(Self.match)
              ACCEL_MOUNT_MATRIX=-1, 0, 0; 0, 1, 0; 0, 0, 1
 
-            \(Self.match)
-             ACCEL_MOUNT_MATRIX=1, 0, 0; 0, -1, 0; 0, 0, 1
+            #sensor:modalias:acpi:BMA250E*:dmi:*:svnOld:pnPad:*
+             ACCEL_MOUNT_MATRIX=0, 1, 0; 1, 0, 0; 0, 0, 1
 
-            """)
+            """
+        let after = HwdbFile.putting(try Self.entry("1, 0, 0; 0, -1, 0; 0, 0, 1"), into: before)
+        #expect(after == before + "\n\(Self.match)\n ACCEL_MOUNT_MATRIX=1, 0, 0; 0, -1, 0; 0, 0, 1\n")
+    }
+
+    /// udev keeps a `#` in a key, which a hwdb file would take as a comment: the match has `?`.
+    @Test func writesAHashInTheKeyAsAWildcard() throws {
+        let entry = HwdbEntry(match: "sensor:modalias:acpi:BOSC0200::dmi:svnX:pnTab#2:", matrix: .identity)
+        #expect(entry.text == "sensor:modalias:acpi:BOSC0200::dmi:svnX:pnTab?2:\n ACCEL_MOUNT_MATRIX=1, 0, 0; 0, 1, 0; 0, 0, 1")
     }
 }
