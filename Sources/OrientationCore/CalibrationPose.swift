@@ -36,12 +36,12 @@ public enum CalibrationPose: Int, CaseIterable, Sendable, CustomStringConvertibl
         switch self {
         case .upright:
             "Hold the device upright, screen towards you, the way you normally use it (a phone or tablet in portrait; " +
-                "a laptop or landscape tablet the way it stands on a desk), and keep it still."
+                "a laptop or landscape tablet the way it stands on a desk, its screen as near vertical as it goes), and keep it still."
         case .turnedLeft:
             "From there, turn it a quarter to the LEFT (counter-clockwise), so the top edge of the screen points left, " +
                 "still upright facing you, and keep it still."
         case .flat:
-            "Lay it flat on a table, screen up, and keep it still."
+            "Lay it flat on a table, screen up (a convertible folded into a tablet; a laptop with its lid opened flat, if it opens that far), and keep it still."
         }
     }
 
