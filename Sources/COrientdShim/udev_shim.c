@@ -6,8 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-ssize_t orientd_udev_device_property(const char *subsystem, const char *sysname,
-                                     const char *property, char *buffer, size_t length)
+/* Finds the device and copies into `buffer` what `read` gives of it (with `name`): -ENOENT when
+ * there is no such device or value, -ENAMETOOLONG when it does not fit. */
+static ssize_t copy_from_device(const char *subsystem, const char *sysname,
+                                const char *(*read)(struct udev_device *, const char *), const char *name,
+                                char *buffer, size_t length)
 {
     struct udev *udev = udev_new();
     if (!udev)
@@ -15,7 +18,7 @@ ssize_t orientd_udev_device_property(const char *subsystem, const char *sysname,
     ssize_t result = -ENOENT;
     struct udev_device *device = udev_device_new_from_subsystem_sysname(udev, subsystem, sysname);
     if (device) {
-        const char *value = udev_device_get_property_value(device, property);
+        const char *value = read(device, name);
         if (value) {
             int written = snprintf(buffer, length, "%s", value);
             result = (written < 0 || (size_t)written >= length) ? -ENAMETOOLONG : written;
@@ -24,6 +27,18 @@ ssize_t orientd_udev_device_property(const char *subsystem, const char *sysname,
     }
     udev_unref(udev);
     return result;
+}
+
+static const char *syspath_of(struct udev_device *device, const char *unused)
+{
+    (void)unused;
+    return udev_device_get_syspath(device);
+}
+
+ssize_t orientd_udev_device_property(const char *subsystem, const char *sysname,
+                                     const char *property, char *buffer, size_t length)
+{
+    return copy_from_device(subsystem, sysname, udev_device_get_property_value, property, buffer, length);
 }
 
 /* The length of the valid UTF-8 sequence of two to four bytes at `text`, else 0. */
@@ -132,21 +147,7 @@ ssize_t orientd_udev_sensor_hwdb_match(const char *sysname, char *buffer, size_t
 
 ssize_t orientd_udev_device_syspath(const char *subsystem, const char *sysname, char *buffer, size_t length)
 {
-    struct udev *udev = udev_new();
-    if (!udev)
-        return -ENOMEM;
-    ssize_t result = -ENOENT;
-    struct udev_device *device = udev_device_new_from_subsystem_sysname(udev, subsystem, sysname);
-    if (device) {
-        const char *path = udev_device_get_syspath(device);
-        if (path) {
-            int written = snprintf(buffer, length, "%s", path);
-            result = (written < 0 || (size_t)written >= length) ? -ENAMETOOLONG : written;
-        }
-        udev_device_unref(device);
-    }
-    udev_unref(udev);
-    return result;
+    return copy_from_device(subsystem, sysname, syspath_of, NULL, buffer, length);
 }
 
 struct orientd_udev_monitor {
