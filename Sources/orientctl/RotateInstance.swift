@@ -18,7 +18,8 @@ enum RotateInstance {
         }
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let holder = readPID(descriptor)
-            if let holder, holder != getpid() {
+            // The pid may be a dead instance's, since reused: only an orientctl gets the signal.
+            if let holder, holder != getpid(), isOrientctl(holder) {
                 Output.error("orientctl rotate: taking over from the orientctl rotate already running for this display (pid \(holder))")
                 kill(holder, SIGTERM)
             }
@@ -43,6 +44,14 @@ enum RotateInstance {
         guard count > 0 else { return nil }
         let text = String(decoding: bytes.prefix(count), as: UTF8.self).split(separator: "\n").first ?? ""
         return pid_t(text).flatMap { $0 > 1 ? $0 : nil }
+    }
+
+    private static func isOrientctl(_ pid: pid_t) -> Bool {
+        guard let file = fopen("/proc/\(pid)/comm", "re") else { return false }
+        defer { fclose(file) }
+        var name = [CChar](repeating: 0, count: 32)
+        guard fgets(&name, Int32(name.count), file) != nil else { return false }
+        return String(cString: name).hasPrefix("orientctl")
     }
 
     /// A display name as part of a file name: `:0` becomes `_0`.
