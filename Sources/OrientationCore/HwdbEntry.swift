@@ -7,9 +7,10 @@ public struct HwdbEntry: Equatable, Sendable {
     public var matrix: MountMatrix
 
     /// `match` is udev's key (or a pattern). A `#` in it, which udev keeps in a key but the hwdb
-    /// file format takes as the start of a comment, becomes `?`, which matches it.
+    /// file format takes as the start of a comment, and a `\`, which escapes in a glob pattern,
+    /// become `?`, which matches either.
     public init(match: String, matrix: MountMatrix) {
-        self.match = String(match.map { $0 == "#" ? "?" : $0 })
+        self.match = String(match.map { $0 == "#" || $0 == "\\" ? "?" : $0 })
         self.matrix = matrix
     }
 

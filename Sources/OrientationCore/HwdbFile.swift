@@ -6,7 +6,8 @@
 /// (an older calibration) moves to the end with the new matrix, keeping its other properties.
 public enum HwdbFile {
     public static func putting(_ entry: HwdbEntry, into text: String) -> String {
-        var records = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Character.isNewline: a file written on Windows ends its lines with "\r\n", one Character.
+        var records = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
             .split(whereSeparator: { $0.trimmingBlanks().isEmpty }).map(Array.init)
         var kept: [String] = []
         if let older = records.lastIndex(where: { $0.filter(isMatchLine) == [entry.match] }) {

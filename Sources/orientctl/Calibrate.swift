@@ -156,18 +156,28 @@ struct Calibrate: ParsableCommand {
         let rest = "The entry is in \(hwdbFile); once that is fixed, run 'systemd-hwdb update' and 'udevadm trigger --action=change \(target.joined(separator: " "))'."
         do {
             try HwdbInstall.run("systemd-hwdb", ["update"])
-            // Another file, or a later pattern in this one, may still win for this key.
-            let answer = try HwdbInstall.run("systemd-hwdb", ["query", key])
-            let wanted = entry.propertyLine
-            guard answer.split(separator: "\n").contains(where: { $0.trimmingCharacters(in: .whitespaces) == wanted }) else {
-                let found = answer.split(separator: "\n").first { $0.contains(HwdbEntry.property + "=") }.map(String.init) ?? "no \(HwdbEntry.property)"
-                throw ClientFailure(message: "after 'systemd-hwdb update' the hwdb gives this sensor's key \(found), not \(wanted): "
-                    + "another entry wins over it (look for one matching it in /etc/udev/hwdb.d and /usr/lib/udev/hwdb.d; files sort by name, "
-                    + "later records win). 'systemd-hwdb query \(key)' shows what it gives.")
-            }
+        } catch let failure as ClientFailure {
+            throw ClientFailure(message: failure.description + " " + rest)
+        }
+        // Another file, or a later pattern, may still win for this key; or the file is not read.
+        let answer = try HwdbInstall.run("systemd-hwdb", ["query", key])
+        let given = answer.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix(HwdbEntry.property + "=") }
+        switch given {
+        case entry.propertyLine:
+            break
+        case nil:
+            throw ClientFailure(message: "after 'systemd-hwdb update' the hwdb gives this sensor's key no \(HwdbEntry.property): "
+                + "systemd-hwdb reads only files named *.hwdb in /etc/udev/hwdb.d and /usr/lib/udev/hwdb.d (is \(hwdbFile) one?). "
+                + "'systemd-hwdb query \(key)' shows what it gives.")
+        case let other?:
+            throw ClientFailure(message: "after 'systemd-hwdb update' the hwdb gives this sensor's key \(other), not \(entry.propertyLine): "
+                + "another entry wins over it (look for one matching it in /etc/udev/hwdb.d and /usr/lib/udev/hwdb.d; files sort by name, "
+                + "later records win). 'systemd-hwdb query \(key)' shows what it gives.")
+        }
+        do {
             try HwdbInstall.run("udevadm", ["trigger", "--action=change"] + target)
         } catch let failure as ClientFailure {
-            throw ClientFailure(message: failure.description + (failure.description.contains("another entry wins") ? "" : " " + rest))
+            throw ClientFailure(message: failure.description + " The hwdb has the entry; run the trigger again once that is fixed.")
         }
         say("Ran 'systemd-hwdb update' and 'udevadm trigger --action=change \(target.joined(separator: " "))'; waiting for orientd to take the new matrix...")
         let confirmation = MatrixConfirmation(device: sensor.id, options: options)

@@ -85,15 +85,19 @@ enum HwdbInstall {
         } catch {
             throw ClientFailure(message: "cannot run \(executable): \(error.localizedDescription)")
         }
-        // Their output is a few lines at most, well within a pipe's buffer: read once they ended.
+        // The child has its own copy: this one would keep the pipe from ever ending.
+        try? output.fileHandleForWriting.close()
+        // Read while it runs, so a tool with much to say never blocks on a full pipe.
+        let collected = CollectedOutput()
+        let reader = Thread { collected.set(output.fileHandleForReading.readDataToEndOfFile()) }
+        reader.start()
         let deadline = Date(timeIntervalSinceNow: limit)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         if process.isRunning {
             process.terminate()
             throw ClientFailure(message: "'\(line)' did not finish within \(Int(limit)) s")
         }
-        try? output.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let data = collected.wait()
         let text = String(decoding: data, as: UTF8.self)
         if !text.isEmpty { FileHandle.standardError.write(data) }
         guard process.terminationStatus == 0 else {
@@ -104,6 +108,24 @@ enum HwdbInstall {
 
     static func lookUp(_ program: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(program)" }.first { access($0, X_OK) == 0 }
+        // Only absolute directories: root must not run a program from wherever it happens to be.
+        return path.split(separator: ":").filter { $0.hasPrefix("/") }.map { "\($0)/\(program)" }.first { access($0, X_OK) == 0 }
+    }
+}
+
+/// A tool's output, read on a thread of its own.
+private final class CollectedOutput: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var data = Data()
+
+    func set(_ data: Data) {
+        self.data = data
+        done.signal()
+    }
+
+    /// The output, once the tool closed it (when it ended, or a moment after).
+    func wait() -> Data {
+        _ = done.wait(timeout: .now() + 5)
+        return data
     }
 }

@@ -18,4 +18,6 @@ struct BackendFailure: Error, CustomStringConvertible {
     /// True when the compositor could not be reached at all (not running, socket gone): worth
     /// trying again later. False when it answered and refused (a wrong output name, say).
     let compositorGone: Bool
+    /// The system's error number, when one says why (connect's ENOENT, say); 0 otherwise.
+    var code: Int32 = 0
 }

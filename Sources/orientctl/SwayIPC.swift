@@ -128,6 +128,7 @@ final class SwayIPC {
     }
 
     private static func failure(_ what: String, gone: Bool) -> BackendFailure {
-        BackendFailure(description: "\(what): \(String(cString: strerror(errno)))", compositorGone: gone)
+        let code = errno
+        return BackendFailure(description: "\(what): \(String(cString: strerror(code)))", compositorGone: gone, code: code)
     }
 }

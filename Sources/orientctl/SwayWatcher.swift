@@ -27,7 +27,9 @@ struct SwayWatcher {
                 while true {
                     let (type, payload) = try sway.receive()
                     if type == SwayIPC.outputEvent { inbox.post(.outputsChanged) }
-                    if type == SwayIPC.workspaceEvent, Wire.decode(payload)?["change"] == .string("reload") {
+                    // Workspace events come at every switch: decode only one that may be a reload.
+                    if type == SwayIPC.workspaceEvent, payload.count < 65536, Self.mentionsReload(payload),
+                       Wire.decode(payload)?["change"] == .string("reload") {
                         inbox.post(.rotator(.compositorReset))
                     }
                     if type == SwayIPC.shutdownEvent { break }
@@ -41,6 +43,12 @@ struct SwayWatcher {
             Thread.sleep(forTimeInterval: delay)
             delay = min(delay * 2, 2)
         }
+    }
+
+    private static let reload = Array("\"reload\"".utf8)
+
+    private static func mentionsReload(_ payload: [UInt8]) -> Bool {
+        payload.count >= reload.count && (0...(payload.count - reload.count)).contains { payload[$0..<($0 + reload.count)].elementsEqual(reload) }
     }
 
     /// Output events came with sway 1.8; an older sway refuses the whole subscription for them,

@@ -85,3 +85,22 @@ import Testing
         #expect(entry.text == "sensor:modalias:acpi:BOSC0200::dmi:svnX:pnTab?2:\n ACCEL_MOUNT_MATRIX=1, 0, 0; 0, 1, 0; 0, 0, 1")
     }
 }
+
+extension HwdbEntryTests {
+    /// A file edited on Windows ("\r\n"): its older calibration is still found and moved, not
+    /// duplicated; a file without a final newline keeps its last entry.
+    @Test func readsWindowsLineEndingsAndAMissingFinalNewline() throws {
+        let windows = "sensor:modalias:acpi:KIOX000A*:dmi:*:svnOther:pnTablet:*\r\n ACCEL_MOUNT_MATRIX=-1, 0, 0; 0, 1, 0; 0, 0, 1\r\n\r\n"
+            + Self.match + "\r\n ACCEL_MOUNT_MATRIX=1, 0, 0; 0, 1, 0; 0, 0, 1\r\n"
+        let after = HwdbFile.putting(try Self.entry("0, 1, 0; 1, 0, 0; 0, 0, 1"), into: windows)
+        #expect(after == "sensor:modalias:acpi:KIOX000A*:dmi:*:svnOther:pnTablet:*\n ACCEL_MOUNT_MATRIX=-1, 0, 0; 0, 1, 0; 0, 0, 1\n\n"
+            + Self.match + "\n ACCEL_MOUNT_MATRIX=0, 1, 0; 1, 0, 0; 0, 0, 1\n")
+        let unterminated = "sensor:modalias:acpi:KIOX000A*:dmi:*:svnOther:pnTablet:*\n ACCEL_MOUNT_MATRIX=-1, 0, 0; 0, 1, 0; 0, 0, 1"
+        #expect(HwdbFile.putting(try Self.entry("0, 1, 0; 1, 0, 0; 0, 0, 1"), into: unterminated)
+            == unterminated + "\n\n" + Self.match + "\n ACCEL_MOUNT_MATRIX=0, 1, 0; 1, 0, 0; 0, 0, 1\n")
+    }
+
+    @Test func writesABackslashInTheKeyAsAWildcard() {
+        #expect(HwdbEntry(match: #"sensor:modalias:of:N\x20T"#, matrix: .identity).match == "sensor:modalias:of:N?x20T")
+    }
+}

@@ -186,6 +186,36 @@ extension IntegrationTests {
             #expect(refused.standardError.contains("'\(base)' is a base accelerometer: calibrate measures display accelerometers only"))
         }
 
+        /// When `systemd-hwdb query` does not give the new matrix for the key after the update (here
+        /// its stand-in gives nothing, as for a file systemd-hwdb does not read), --install says so
+        /// and does not trigger udev.
+        @Test func installChecksWhatTheHwdbGives() throws {
+            let truth = try MountMatrix(parsing: "0, -1, 0; 1, 0, 0; 0, 0, 1")
+            let sensor = try EmulatedAccelerometer.standard()
+            let daemon = try Daemon(sensor: sensor)
+            let bin = daemon.directory + "/bin", record = daemon.directory + "/commands"
+            try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+            for command in ["systemd-hwdb", "udevadm"] {
+                let script = "#!/bin/sh\necho \"\(command) $*\" >> '\(record)'\n"
+                _ = FileManager.default.createFile(atPath: "\(bin)/\(command)", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
+            }
+            let calibration = try Calibration(daemon, ["--install", "--hwdb-file", daemon.directory + "/local.hwdb"],
+                                              environment: ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")])
+            guard getuid() == 0 else {
+                #expect(calibration.process.exitStatus(timeout: 10) == 1)
+                #expect(calibration.errors.contains("run 'sudo orientctl calibrate --install'"))
+                return
+            }
+            for (step, pose) in [Orientation.portrait, .landscapeLeft, .faceUp].enumerated() {
+                sensor.setRaw(Self.rawCounts(pose, mountedAs: truth))
+                #expect(calibration.measure(step: step + 1))
+            }
+            #expect(calibration.process.exitStatus(timeout: 10) == 1)
+            #expect(calibration.errors.contains("after 'systemd-hwdb update' the hwdb gives this sensor's key no ACCEL_MOUNT_MATRIX"),
+                    "\(calibration.errors)")
+            #expect(try String(contentsOfFile: record, encoding: .utf8) == "systemd-hwdb update\nsystemd-hwdb query \(EmulatedAccelerometer.hwdbMatch)\n")
+        }
+
         /// Before it measures anything, --install tells a user who is not root to use sudo.
         @Test func installAsksForRoot() throws {
             let orientctl = Products.path("orientctl")
