@@ -66,66 +66,31 @@ enum HwdbInstall {
         return text
     }
 
-    /// Runs a program found on PATH, as a shell would, with its output on standard error (standard
-    /// output may be --json's); returns that output too. Throws when it is missing, fails or takes
-    /// more than `limit` seconds.
+    /// Runs a program found on PATH (its absolute directories only: root must not run a program
+    /// from wherever it happens to be), as the rotate backends run theirs (`ToolProcess`), with
+    /// its output on standard error (standard output may be --json's); returns that output too.
+    /// Throws when it is missing, fails or takes more than `limit` seconds.
     @discardableResult
     static func run(_ program: String, _ arguments: [String], limit: Double = 60) throws -> String {
         let line = ([program] + arguments).joined(separator: " ")
-        guard let executable = lookUp(program) else {
+        let environment = ProcessInfo.processInfo.environment
+        let path = (environment["PATH"] ?? "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")
+            .split(separator: ":").filter { $0.hasPrefix("/") }.joined(separator: ":")
+        guard !program.contains("/"), let executable = ToolProcess.locate(program, path: path) else {
             throw ClientFailure(message: "\(program) is not on PATH; run it yourself: \(line)")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        do {
-            try process.run()
-        } catch {
-            throw ClientFailure(message: "cannot run \(executable): \(error.localizedDescription)")
-        }
-        // The child has its own copy: this one would keep the pipe from ever ending.
-        try? output.fileHandleForWriting.close()
-        // Read while it runs, so a tool with much to say never blocks on a full pipe.
-        let collected = CollectedOutput()
-        let reader = Thread { collected.set(output.fileHandleForReading.readDataToEndOfFile()) }
-        reader.start()
-        let deadline = Date(timeIntervalSinceNow: limit)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning {
-            process.terminate()
+        switch ToolProcess.spawn(executable, [program] + arguments, environment: environment, timeout: limit) {
+        case .finished(let result):
+            let said = result.standardOutput + result.standardError
+            if !said.isEmpty { Output.error(said.hasSuffix("\n") ? String(said.dropLast()) : said) }
+            guard result.status == 0 else { throw ClientFailure(message: "'\(line)' failed with exit status \(result.status)") }
+            return result.standardOutput
+        case .timedOut:
             throw ClientFailure(message: "'\(line)' did not finish within \(Int(limit)) s")
+        case .couldNotStart(let reason):
+            throw ClientFailure(message: "cannot run \(executable): \(reason)")
+        case .notFound:
+            throw ClientFailure(message: "\(program) is not on PATH; run it yourself: \(line)")
         }
-        let data = collected.wait()
-        let text = String(decoding: data, as: UTF8.self)
-        if !text.isEmpty { FileHandle.standardError.write(data) }
-        guard process.terminationStatus == 0 else {
-            throw ClientFailure(message: "'\(line)' failed with exit status \(process.terminationStatus)")
-        }
-        return text
-    }
-
-    static func lookUp(_ program: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-        // Only absolute directories: root must not run a program from wherever it happens to be.
-        return path.split(separator: ":").filter { $0.hasPrefix("/") }.map { "\($0)/\(program)" }.first { access($0, X_OK) == 0 }
-    }
-}
-
-/// A tool's output, read on a thread of its own.
-private final class CollectedOutput: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var data = Data()
-
-    func set(_ data: Data) {
-        self.data = data
-        done.signal()
-    }
-
-    /// The output, once the tool closed it (when it ended, or a moment after).
-    func wait() -> Data {
-        _ = done.wait(timeout: .now() + 5)
-        return data
     }
 }
