@@ -117,31 +117,14 @@ extension IntegrationTests {
             let truth = try MountMatrix(parsing: "0, -1, 0; 1, 0, 0; 0, 0, 1")
             let sensor = try EmulatedAccelerometer.standard()
             let daemon = try Daemon(sensor: sensor)
-            let bin = daemon.directory + "/bin", record = daemon.directory + "/commands"
-            try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
             let hwdb = daemon.directory + "/hwdb.d/61-sensor-local.hwdb"
-            for command in ["systemd-hwdb", "udevadm"] {
-                // systemd-hwdb's stand-in answers a query with the file's last matrix, as the real
-                // one would with the entry last in the last file.
-                let query = command == "systemd-hwdb" ? "[ \"$1\" = query ] && grep '^ ACCEL_MOUNT_MATRIX=' '\(hwdb)' | tail -n 1\n" : ""
-                let script = "#!/bin/sh\necho \"\(command) $*\" >> '\(record)'\n" + query + "exit 0\n"
-                _ = FileManager.default.createFile(atPath: "\(bin)/\(command)", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
-            }
+            let (path, record) = try Self.standIns(in: daemon, answeringFrom: hwdb)
             let other = "sensor:modalias:acpi:KIOX000A*:dmi:*:svnOther:pnTablet:*\n ACCEL_MOUNT_MATRIX=-1, 0, 0; 0, 1, 0; 0, 0, 1\n"
             try FileManager.default.createDirectory(atPath: daemon.directory + "/hwdb.d", withIntermediateDirectories: true)
             _ = FileManager.default.createFile(atPath: hwdb, contents: Data(other.utf8))
 
-            let calibration = try Calibration(daemon, ["--install", "--hwdb-file", hwdb],
-                                              environment: ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")])
-            guard getuid() == 0 else {
-                #expect(calibration.process.exitStatus(timeout: 10) == 1)
-                #expect(calibration.errors.contains("run 'sudo orientctl calibrate --install'"))
-                return
-            }
-            for (step, pose) in [Orientation.portrait, .landscapeLeft, .faceUp].enumerated() {
-                sensor.setRaw(Self.rawCounts(pose, mountedAs: truth))
-                #expect(calibration.measure(step: step + 1))
-            }
+            let calibration = try Calibration(daemon, ["--install", "--hwdb-file", hwdb], environment: ["PATH": path])
+            guard try Self.measureAsRoot(calibration, sensor, mountedAs: truth) else { return }
             let trigger = "udevadm trigger --action=change /sys\(EmulatedAccelerometer.devicePath)"
             let triggered = waitUntil(timeout: 10) {
                 (try? String(contentsOfFile: record, encoding: .utf8))?.contains(trigger) == true || !calibration.process.isRunning
@@ -193,27 +176,43 @@ extension IntegrationTests {
             let truth = try MountMatrix(parsing: "0, -1, 0; 1, 0, 0; 0, 0, 1")
             let sensor = try EmulatedAccelerometer.standard()
             let daemon = try Daemon(sensor: sensor)
-            let bin = daemon.directory + "/bin", record = daemon.directory + "/commands"
-            try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-            for command in ["systemd-hwdb", "udevadm"] {
-                let script = "#!/bin/sh\necho \"\(command) $*\" >> '\(record)'\n"
-                _ = FileManager.default.createFile(atPath: "\(bin)/\(command)", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
-            }
-            let calibration = try Calibration(daemon, ["--install", "--hwdb-file", daemon.directory + "/local.hwdb"],
-                                              environment: ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")])
-            guard getuid() == 0 else {
-                #expect(calibration.process.exitStatus(timeout: 10) == 1)
-                #expect(calibration.errors.contains("run 'sudo orientctl calibrate --install'"))
-                return
-            }
-            for (step, pose) in [Orientation.portrait, .landscapeLeft, .faceUp].enumerated() {
-                sensor.setRaw(Self.rawCounts(pose, mountedAs: truth))
-                #expect(calibration.measure(step: step + 1))
-            }
+            let (path, record) = try Self.standIns(in: daemon, answeringFrom: nil)
+            let calibration = try Calibration(daemon, ["--install", "--hwdb-file", daemon.directory + "/local.hwdb"], environment: ["PATH": path])
+            guard try Self.measureAsRoot(calibration, sensor, mountedAs: truth) else { return }
             #expect(calibration.process.exitStatus(timeout: 10) == 1)
             #expect(calibration.errors.contains("after 'systemd-hwdb update' the hwdb gives this sensor's key no ACCEL_MOUNT_MATRIX"),
                     "\(calibration.errors)")
             #expect(try String(contentsOfFile: record, encoding: .utf8) == "systemd-hwdb update\nsystemd-hwdb query \(EmulatedAccelerometer.hwdbMatch)\n")
+        }
+
+        /// Stand-ins for systemd-hwdb and udevadm in the daemon's directory that append each call
+        /// to `record`; with `answeringFrom`, systemd-hwdb answers a query with that file's last
+        /// matrix, as the real one would with the entry last in the last file. Returns the PATH
+        /// that finds them first.
+        static func standIns(in daemon: Daemon, answeringFrom hwdb: String?) throws -> (path: String, record: String) {
+            let bin = daemon.directory + "/bin", record = daemon.directory + "/commands"
+            try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+            for command in ["systemd-hwdb", "udevadm"] {
+                let query = command == "systemd-hwdb" ? hwdb.map { "[ \"$1\" = query ] && grep '^ ACCEL_MOUNT_MATRIX=' '\($0)' | tail -n 1\n" } ?? "" : ""
+                let script = "#!/bin/sh\necho \"\(command) $*\" >> '\(record)'\n" + query + "exit 0\n"
+                _ = FileManager.default.createFile(atPath: "\(bin)/\(command)", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
+            }
+            return (bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), record)
+        }
+
+        /// Measures the three steps with the sensor mounted as `truth`; false (having checked
+        /// --install's refusal) when the tests do not run as root.
+        static func measureAsRoot(_ calibration: Calibration, _ sensor: EmulatedAccelerometer, mountedAs truth: MountMatrix) throws -> Bool {
+            guard getuid() == 0 else {
+                #expect(calibration.process.exitStatus(timeout: 10) == 1)
+                #expect(calibration.errors.contains("run 'sudo orientctl calibrate --install'"))
+                return false
+            }
+            for (step, pose) in [Orientation.portrait, .landscapeLeft, .faceUp].enumerated() {
+                sensor.setRaw(rawCounts(pose, mountedAs: truth))
+                #expect(calibration.measure(step: step + 1))
+            }
+            return true
         }
 
         /// Before it measures anything, --install tells a user who is not root to use sudo.
