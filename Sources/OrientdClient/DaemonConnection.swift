@@ -9,42 +9,18 @@ final class DaemonConnection {
 
     init(socketPath: String) throws(OrientdClientError) {
         self.socketPath = socketPath
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let pathBytes = Array(socketPath.utf8)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard pathBytes.count < capacity else {
-            throw .unreachable(socketPath: socketPath, reason: "the path is longer than \(capacity - 1) bytes")
+        do {
+            descriptor = try UnixStreamSocket.connect(to: socketPath)
+        } catch {
+            throw .unreachable(socketPath: socketPath, reason: error.reason)
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: pathBytes)
-            raw[pathBytes.count] = 0
-        }
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw .unreachable(socketPath: socketPath, reason: Self.errnoText()) }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard connected == 0 else {
-            let reason = Self.errnoText()
-            close(descriptor)
-            throw .unreachable(socketPath: socketPath, reason: reason)
-        }
-        self.descriptor = descriptor
     }
 
     deinit { close(descriptor) }
 
     /// Gives up on a read that waits longer than `seconds` (nil: wait for ever).
     func setReadTimeout(_ seconds: Double?) {
-        var interval = timeval()
-        if let seconds {
-            interval.tv_sec = Int(seconds)
-            interval.tv_usec = Int((seconds - Double(Int(seconds))) * 1_000_000)
-        }
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+        UnixStreamSocket.limit(descriptor, SO_RCVTIMEO, to: seconds)
     }
 
     func send(_ bytes: [UInt8]) throws(OrientdClientError) {

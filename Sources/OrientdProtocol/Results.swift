@@ -165,6 +165,11 @@ public struct SensorStatus: Codable, Equatable, Sendable {
         self.rate = rate
         self.reading = reading
     }
+
+    /// `mountMatrix` read back as the core's type; nil when it is not three rows of three usable numbers.
+    public var matrix: MountMatrix? {
+        MountMatrix(rows: mountMatrix.map { $0.count == 3 ? Vector3($0[0], $0[1], $0[2]) : .zero })
+    }
 }
 
 /// The ambient light sensor, in `status`.

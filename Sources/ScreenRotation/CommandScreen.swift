@@ -1,3 +1,5 @@
+import OrientationCore
+
 /// Runs one command, the way the backend's host can: a real process in orientctl, a script of
 /// answers in the tests.
 public protocol ToolExecutor {
@@ -87,7 +89,7 @@ public struct CommandScreen<Executor: ToolExecutor> {
         case .notFound:
             throw ToolFailure("\(command.tool) was not found on PATH: \(plan.installHint(for: command.tool))", compositorGone: false)
         case .timedOut(let seconds):
-            throw ToolFailure("'\(command)' did not finish within \(Self.seconds(seconds)) and was killed; is \(plan.kind) hung?",
+            throw ToolFailure("'\(command)' did not finish within \(formatDecimal(seconds)) s and was killed; is \(plan.kind) hung?",
                               compositorGone: true)
         case .couldNotStart(let reason):
             throw ToolFailure("could not start '\(command)': \(reason)", compositorGone: false)
@@ -101,9 +103,5 @@ public struct CommandScreen<Executor: ToolExecutor> {
                 throw ToolFailure("\(plan.kind) cannot be reached ('\(command)': \(words))", compositorGone: true)
             }
         }
-    }
-
-    private static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 }

@@ -108,8 +108,8 @@ public struct ScreenRotator: Sendable {
             shown = nil
             if failure != reason {
                 let waiting = compositorGone ? "waiting for it: " : ""
-                actions.append(.log("could not turn the screen: \(reason); \(waiting)trying again in \(Self.seconds(retryDelay)), "
-                    + "then every \(Self.seconds(settings.longestRetryDelay)) at most"))
+                actions.append(.log("could not turn the screen: \(reason); \(waiting)trying again in \(formatDecimal(retryDelay)) s, "
+                    + "then every \(formatDecimal(settings.longestRetryDelay)) s at most"))
             }
             failure = reason
             wakeUpTime = time + retryDelay
@@ -147,9 +147,5 @@ public struct ScreenRotator: Sendable {
             actions.append(.turn(wanted))
         }
         return actions
-    }
-
-    private static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 }

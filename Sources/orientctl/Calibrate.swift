@@ -63,7 +63,7 @@ struct Calibrate: ParsableCommand {
             throw ClientFailure(message: "--install writes \(hwdbFile) and reloads udev, which only root may do: run 'sudo orientctl calibrate --install'")
         }
         let sensor = try chosenSensor()
-        let current = MountMatrix(rows: sensor.mountMatrix.map { $0.count == 3 ? Vector3($0[0], $0[1], $0[2]) : .zero }) ?? .identity
+        let current = sensor.matrix ?? .identity
         say("Calibrating \(sensor.id ?? sensor.device) (\(sensor.device)); its mount matrix now: \(HwdbEntry.value(of: current)), from \(sensor.mountMatrixSource).")
         if sensor.mountMatrixSource.hasPrefix("config file") {
             say("Note: orientd's config file sets this matrix, and it wins over udev's hwdb: to use a new matrix, change mount-matrix there.")

@@ -16,19 +16,19 @@ struct MatrixConfirmation {
         var parameters: [String: JSONValue] = ["events": .array([.string(EventKind.deviceOrientationDidChange.rawValue)])]
         if let device { parameters["device"] = .string(device) }
         _ = try? awake?.subscribe(parameters)
-        let deadline = ProcessInfo.processInfo.systemUptime + seconds
+        let deadline = MonotonicClock.now() + seconds
         repeat {
-            if let sensor = current(), sensor.mountMatrix == Self.rows(matrix), sensor.mountMatrixSource.hasPrefix("udev") {
+            if let sensor = current(), sensor.matrix == matrix, sensor.mountMatrixSource.hasPrefix("udev") {
                 return sensor.mountMatrixSource
             }
             Thread.sleep(forTimeInterval: 0.2)
-        } while ProcessInfo.processInfo.systemUptime < deadline
+        } while MonotonicClock.now() < deadline
         return nil
     }
 
     /// What to check when orientd did not take the matrix.
     func failure(expected entry: HwdbEntry, seconds: Double, syspath: String?) -> String {
-        let now = current().map { "\($0.mountMatrix.map { $0.map(formatDecimal).joined(separator: ", ") }.joined(separator: "; ")) from \($0.mountMatrixSource)" }
+        let now = current().map { "\($0.matrix.map(HwdbEntry.value(of:)) ?? "an unusable matrix") from \($0.mountMatrixSource)" }
             ?? "an unknown matrix"
         let device = syspath ?? "/sys/bus/iio/devices/iio:deviceN"
         return """
@@ -45,6 +45,4 @@ struct MatrixConfirmation {
         guard let device else { return status.sensor }
         return status.devices.first { $0.id == device }
     }
-
-    private static func rows(_ matrix: MountMatrix) -> [[Double]] { matrix.rows.map { [$0.x, $0.y, $0.z] } }
 }

@@ -29,7 +29,7 @@ enum RawSampling {
                     throw ClientFailure(message: "orientd sends no raw readings (it is older than this orientctl, or replays a trace): "
                         + "update orientd and calibrate with the real sensor")
                 }
-                let now = ProcessInfo.processInfo.systemUptime
+                let now = MonotonicClock.now()
                 if start == nil { start = now + settle }
                 guard let start, now >= start else { continue }
                 samples.append(Vector3(raw[0], raw[1], raw[2]))

@@ -146,7 +146,7 @@ struct RotateLoop {
             throw ClientFailure(message: message)
         }
         while !events.isEmpty {
-            for action in rotator.handle(events.removeFirst(), at: RotateInbox.now()) {
+            for action in rotator.handle(events.removeFirst(), at: MonotonicClock.now()) {
                 switch action {
                 case .turn(let rotation):
                     events.append(try turn(to: rotation))

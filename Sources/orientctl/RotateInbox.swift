@@ -22,7 +22,7 @@ final class RotateInbox: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The next news, or nil when `deadline` (on the monotonic clock, see `now`) passes first.
+    /// The next news, or nil when `deadline` (on `MonotonicClock`) passes first.
     func next(until deadline: Double?) -> RotateNews? {
         condition.lock()
         defer { condition.unlock() }
@@ -31,17 +31,10 @@ final class RotateInbox: @unchecked Sendable {
                 condition.wait()
                 continue
             }
-            let remaining = deadline - Self.now()
+            let remaining = deadline - MonotonicClock.now()
             if remaining <= 0 { return nil }
             _ = condition.wait(until: Date(timeIntervalSinceNow: remaining))
         }
         return queue.removeFirst()
-    }
-
-    /// Seconds on the monotonic clock: the rotator's time, unaffected by changes of the wall clock.
-    static func now() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }

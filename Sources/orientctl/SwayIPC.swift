@@ -1,4 +1,5 @@
 import Glibc
+import OrientdClient
 import OrientdProtocol
 
 /// One connection to sway's IPC socket (`$SWAYSOCK`). A message is the magic `i3-ipc`, the
@@ -28,44 +29,18 @@ final class SwayIPC {
     /// reads afterwards (`waitForEvents`).
     init(socketPath: String, timeout: Double = 5) throws(BackendFailure) {
         self.socketPath = socketPath
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let pathBytes = Array(socketPath.utf8)
-        guard pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw BackendFailure(description: "sway's socket path \(socketPath) is too long", compositorGone: true)
+        do {
+            descriptor = try UnixStreamSocket.connect(to: socketPath, timeout: timeout)
+        } catch {
+            throw BackendFailure(description: "sway is not answering at \(socketPath): \(error.reason)", compositorGone: true, code: error.code)
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: pathBytes)
-        }
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw Self.failure("cannot make a socket", gone: true) }
-        // Before connect(): a Unix socket's connect waits for a full backlog under SO_SNDTIMEO.
-        Self.limit(descriptor, SO_SNDTIMEO, to: timeout)
-        Self.limit(descriptor, SO_RCVTIMEO, to: timeout)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard connected == 0 else {
-            let failure = Self.failure("sway is not answering at \(socketPath)", gone: true)
-            close(descriptor)
-            throw failure
-        }
-        self.descriptor = descriptor
     }
 
     deinit { close(descriptor) }
 
     /// From now on a read waits as long as sway sends nothing: for a connection that only listens.
     func waitForEvents() {
-        Self.limit(descriptor, SO_RCVTIMEO, to: 0)
-    }
-
-    /// Sets a socket time limit in seconds (0: none).
-    private static func limit(_ descriptor: Int32, _ option: Int32, to seconds: Double) {
-        var limit = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
-        setsockopt(descriptor, SOL_SOCKET, option, &limit, socklen_t(MemoryLayout<timeval>.size))
+        UnixStreamSocket.limit(descriptor, SO_RCVTIMEO, to: nil)
     }
 
     /// Sends a message and returns sway's reply, skipping events that arrive first.

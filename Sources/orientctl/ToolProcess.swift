@@ -75,7 +75,7 @@ struct ToolProcess: ToolExecutor {
             return .couldNotStart(String(cString: strerror(started)))
         }
 
-        let deadline = now() + timeout
+        let deadline = MonotonicClock.now() + timeout
         var collected = ChildOutput(standardOutput: output[0], standardError: errors[0])
         let drained = collected.drain(until: deadline)
         var status: Int32 = 0
@@ -83,7 +83,7 @@ struct ToolProcess: ToolExecutor {
         while drained, !ended {
             let waited = waitpid(pid, &status, WNOHANG)
             if waited == pid || (waited < 0 && errno != EINTR) { ended = true; break }
-            if now() >= deadline { break }
+            if MonotonicClock.now() >= deadline { break }
             usleep(5_000)
         }
         collected.close()
@@ -107,12 +107,6 @@ struct ToolProcess: ToolExecutor {
         return true
     }
 
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-
     /// A child's standard output and error, read as they come until both end.
     private struct ChildOutput {
         var descriptors: [Int32]
@@ -127,7 +121,7 @@ struct ToolProcess: ToolExecutor {
         mutating func drain(until deadline: Double) -> Bool {
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while descriptors.contains(where: { $0 >= 0 }) {
-                let left = deadline - ToolProcess.now()
+                let left = deadline - MonotonicClock.now()
                 if left <= 0 { return false }
                 var polled = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
                 let ready = poll(&polled, nfds_t(polled.count), Int32(min(left * 1000, 1000).rounded(.up)))
