@@ -7,10 +7,12 @@ import OrientationCore
 ///
 /// The sensors are discovered at start, whatever the demand (their presence must be known before
 /// anyone asks for them), and again whenever udev adds or changes an IIO device. A sensor that
-/// udev removes, or whose file vanishes, is gone at once. Each present sensor is read only while
-/// its demand holds: at once when the demand appears, then every interval; with no demand the
-/// thread sleeps until woken. A level is reported on the first read after demand starts and
-/// whenever it changes; a failed read is logged once for each run of failures.
+/// udev removes, or whose file vanishes, is gone at once. Each sensor is read once when it
+/// appears, so that what it reads is known from then on (the start is announced after those
+/// first reads), as the accelerometer is; after that only while its demand holds: at once when
+/// the demand appears, then every interval; with no demand the thread sleeps until woken. A
+/// level is reported on the first read after it appears or demand starts, and whenever it
+/// changes; a failed read is logged once for each run of failures.
 struct AmbientLoop: Sendable {
     /// A sensor discovery found.
     struct Found: Equatable, Sendable {
@@ -52,6 +54,8 @@ struct AmbientLoop: Sendable {
     private struct Sensor: Sendable {
         var found: Found
         var needed = false
+        /// Read once, needed or not: it has just appeared.
+        var firstReadDue = true
         var nextReadAt = -Double.infinity
         /// Report the next level whatever it is: demand has just started.
         var reportNext = true
@@ -68,6 +72,8 @@ struct AmbientLoop: Sendable {
     private var sensors: [AmbientSensorKind: Sensor] = [:]
     private var discoveryDue = true
     private var startAnnounced = false
+    /// The sensors of the first discovery not read yet: the start is announced after them.
+    private var firstReadsBeforeStart: Set<AmbientSensorKind> = []
     private var demandUnknown = true
     /// The refusals of the last discovery, so each is logged once, not at every discovery.
     private var refusals: Set<String> = []
@@ -96,14 +102,18 @@ struct AmbientLoop: Sendable {
             if let found {
                 sensors[kind] = Sensor(found)
                 pending.append(.report(kind.appeared(found.device)))
+                if !startAnnounced { firstReadsBeforeStart.insert(kind) }
             }
         }
         for refusal in refusals where !self.refusals.contains(refusal) { pending.append(.warn(refusal)) }
         self.refusals = Set(refusals)
-        if !startAnnounced {
-            startAnnounced = true
-            pending.append(.announceStart)
-        }
+        announceStartAfterFirstReads()
+    }
+
+    private mutating func announceStartAfterFirstReads() {
+        guard !startAnnounced, firstReadsBeforeStart.isEmpty else { return }
+        startAnnounced = true
+        pending.append(.announceStart)
     }
 
     /// The answer to `checkDemand`: which sensors someone needs read.
@@ -121,7 +131,12 @@ struct AmbientLoop: Sendable {
     }
 
     mutating func readFinished(_ kind: AmbientSensorKind, _ reading: Reading, at time: Double) {
+        defer {
+            firstReadsBeforeStart.remove(kind)
+            announceStartAfterFirstReads()
+        }
         guard var sensor = sensors[kind] else { return }
+        sensor.firstReadDue = false
         // Keep to the interval's grid; after a stall (suspend, a slow read) start a new one from now.
         sensor.nextReadAt = max(sensor.nextReadAt + sensor.found.interval, time)
         switch reading {
@@ -160,7 +175,9 @@ struct AmbientLoop: Sendable {
             for kind in AmbientSensorKind.allCases where sensors[kind]?.found.sysname == event.sysname {
                 sensors[kind] = nil
                 pending.append(.report(kind.gone("\(event.sysname) was removed")))
+                firstReadsBeforeStart.remove(kind)
             }
+            announceStartAfterFirstReads()
         case .add, .change:
             // A new sensor, or a hwdb update (a PROXIMITY_NEAR_LEVEL set at last): look again.
             discoveryDue = true
@@ -177,9 +194,9 @@ struct AmbientLoop: Sendable {
         if discoveryDue { return .discover }
         if demandUnknown { return .checkDemand }
         for kind in AmbientSensorKind.allCases {
-            if let sensor = sensors[kind], sensor.needed, now >= sensor.nextReadAt { return .read(kind) }
+            if let sensor = sensors[kind], sensor.needed || sensor.firstReadDue, now >= sensor.nextReadAt { return .read(kind) }
         }
-        let wake = sensors.values.filter(\.needed).map(\.nextReadAt).min() ?? .infinity
+        let wake = sensors.values.filter { $0.needed || $0.firstReadDue }.map(\.nextReadAt).min() ?? .infinity
         // Time passes in the sleep: the demand is asked again before the next read.
         demandUnknown = true
         return .sleep(until: wake)

@@ -13,58 +13,10 @@
 #define COMPASS_PATH "/net/hadess/SensorProxy/Compass"
 #define COMPASS_INTERFACE "net.hadess.SensorProxy.Compass"
 #define POLKIT_ACTION "net.hadess.SensorProxy.claim-sensor"
-#define SENSORS 4
-/// A client that sends claims faster than the sensor starts is answered at once past this many
-/// held claims (a sensor's). Past MAX_CLAIMERS clients claiming at once, or past the polkit checks
-/// in flight (in all, and of one client), a claim is refused with LimitsExceeded: no local user can
-/// make orientd hold more, nor make the bus refuse orientd's own calls to polkit.
-#define MAX_HELD_CLAIMS 256
-#define MAX_CLAIMERS 512
-#define MAX_AUTHORIZATIONS 64
-#define MAX_AUTHORIZATIONS_PER_CLIENT 2
-
-/// A client that claims one sensor or more: its unique bus name and a bit per sensor.
-struct claimer {
-    char *name;
-    unsigned sensors;
-};
-
-/// A Claim or Release waiting for polkit's answer.
-struct authorization {
-    struct orientd_bus *bus;
-    sd_bus_message *call;
-    /// The client left the bus meanwhile: its answer is dropped, nothing is claimed for it.
-    bool vanished;
-    struct authorization *next, *previous;
-};
 
 struct orientd_bus {
     sd_bus *bus;
     orientd_bus_callbacks callbacks;
-    bool check_polkit;
-    struct authorization *authorizations;
-    unsigned authorization_count;
-
-    int has_accelerometer;
-    char orientation[16];
-    char tilt[16];
-    int has_light;
-    double light_level;
-    char light_unit[8];
-    int has_proximity;
-    int proximity_near;
-    int has_compass;
-    double heading;
-
-    /// Who claims what. Kept here rather than in an sd_bus_track per sensor: a track adds a
-    /// match rule on the bus per client and sensor, and the bus's limit on match rules (512 a
-    /// connection) would let a few hundred claims from any user make the bus drop orientd. One
-    /// match, on every client leaving the bus, serves them all.
-    struct claimer claimers[MAX_CLAIMERS];
-    unsigned claimer_count;
-    unsigned claims[SENSORS];
-    sd_bus_message *held[SENSORS][MAX_HELD_CLAIMS];
-    unsigned held_count[SENSORS];
 };
 
 static void copy_text(char *to, size_t length, const char *from)
@@ -72,39 +24,76 @@ static void copy_text(char *to, size_t length, const char *from)
     snprintf(to, length, "%s", from ? from : "");
 }
 
+static sd_bus_message *message_of(orientd_bus_call *call) { return (sd_bus_message *)call; }
+
 // MARK: Properties
 
-static int append_property(sd_bus_message *m, struct orientd_bus *b, const char *name)
+/// The properties by name and D-Bus type, in enum orientd_bus_property's order.
+static const struct {
+    const char *name;
+    char type;
+} properties[] = {
+    { "HasAccelerometer", 'b' }, { "AccelerometerOrientation", 's' }, { "AccelerometerTilt", 's' },
+    { "HasAmbientLight", 'b' }, { "LightLevelUnit", 's' }, { "LightLevel", 'd' },
+    { "HasProximity", 'b' }, { "ProximityNear", 'b' },
+    { "HasCompass", 'b' }, { "CompassHeading", 'd' },
+};
+#define PROPERTY_COUNT (int)(sizeof properties / sizeof properties[0])
+
+static int property_named(const char *name)
 {
-    if (!strcmp(name, "HasAccelerometer")) return sd_bus_message_append(m, "b", b->has_accelerometer);
-    if (!strcmp(name, "AccelerometerOrientation")) return sd_bus_message_append(m, "s", b->orientation);
-    if (!strcmp(name, "AccelerometerTilt")) return sd_bus_message_append(m, "s", b->tilt);
-    if (!strcmp(name, "HasAmbientLight")) return sd_bus_message_append(m, "b", b->has_light);
-    if (!strcmp(name, "LightLevelUnit")) return sd_bus_message_append(m, "s", b->light_unit);
-    if (!strcmp(name, "LightLevel")) return sd_bus_message_append(m, "d", b->light_level);
-    if (!strcmp(name, "HasProximity")) return sd_bus_message_append(m, "b", b->has_proximity);
-    if (!strcmp(name, "ProximityNear")) return sd_bus_message_append(m, "b", b->proximity_near);
-    if (!strcmp(name, "HasCompass")) return sd_bus_message_append(m, "b", b->has_compass);
-    if (!strcmp(name, "CompassHeading")) return sd_bus_message_append(m, "d", b->heading);
-    return -ENOENT;
+    for (int i = 0; name && i < PROPERTY_COUNT; i++)
+        if (!strcmp(properties[i].name, name)) return i;
+    return -1;
 }
 
-static const char *signature_of(const char *name)
+/// Appends the current value of `property`, as Swift says it is.
+static int append_property(sd_bus_message *m, struct orientd_bus *b, int property)
 {
-    if (!strcmp(name, "AccelerometerOrientation") || !strcmp(name, "AccelerometerTilt") || !strcmp(name, "LightLevelUnit"))
-        return "s";
-    if (!strcmp(name, "LightLevel") || !strcmp(name, "CompassHeading")) return "d";
-    return "b";
+    if (property < 0 || property >= PROPERTY_COUNT) return -ENOENT;
+    orientd_bus_value value = { 0 };
+    b->callbacks.get_property(b->callbacks.context, property, &value);
+    value.text[sizeof value.text - 1] = 0;
+    switch (properties[property].type) {
+    case 'b': return sd_bus_message_append(m, "b", (int)value.boolean);
+    case 'd': return sd_bus_message_append(m, "d", value.number);
+    default: return sd_bus_message_append(m, "s", value.text);
+    }
 }
 
 static int get_property(sd_bus *bus, const char *path, const char *interface, const char *property,
                         sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
     (void)bus; (void)path; (void)interface; (void)error;
-    return append_property(reply, userdata, property);
+    return append_property(reply, userdata, property_named(property));
 }
 
-// MARK: Claims
+void orientd_bus_emit(orientd_bus *b, const int *names, size_t count, const char *destination)
+{
+    if (count == 0 || names[0] < 0 || names[0] >= PROPERTY_COUNT) return;
+    bool compass = names[0] >= ORIENTD_BUS_HAS_COMPASS;
+    sd_bus_message *s = NULL;
+    int r = sd_bus_message_new_signal(b->bus, &s, compass ? COMPASS_PATH : PATH, "org.freedesktop.DBus.Properties", "PropertiesChanged");
+    if (r >= 0) r = sd_bus_message_set_destination(s, destination);
+    if (r >= 0) r = sd_bus_message_append(s, "s", compass ? COMPASS_INTERFACE : NAME);
+    if (r >= 0) r = sd_bus_message_open_container(s, 'a', "{sv}");
+    for (size_t i = 0; r >= 0 && i < count; i++) {
+        if (names[i] < 0 || names[i] >= PROPERTY_COUNT) { r = -EINVAL; break; }
+        const char type[2] = { properties[names[i]].type, 0 };
+        r = sd_bus_message_open_container(s, 'e', "sv");
+        if (r >= 0) r = sd_bus_message_append(s, "s", properties[names[i]].name);
+        if (r >= 0) r = sd_bus_message_open_container(s, 'v', type);
+        if (r >= 0) r = append_property(s, b, names[i]);
+        if (r >= 0) r = sd_bus_message_close_container(s);
+        if (r >= 0) r = sd_bus_message_close_container(s);
+    }
+    if (r >= 0) r = sd_bus_message_close_container(s);
+    if (r >= 0) r = sd_bus_message_append(s, "as", 0);
+    if (r >= 0) sd_bus_send(b->bus, s, NULL);
+    sd_bus_message_unref(s);
+}
+
+// MARK: Calls
 
 static int sensor_of(const char *member)
 {
@@ -115,78 +104,36 @@ static int sensor_of(const char *member)
     return ORIENTD_BUS_COMPASS;
 }
 
-static int find_claimer(const struct orientd_bus *b, const char *name)
+/// Every Claim… and Release…: handed to Swift, which answers it now or later.
+static int on_method(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
-    for (unsigned i = 0; name && i < b->claimer_count; i++)
-        if (!strcmp(b->claimers[i].name, name)) return (int)i;
-    return -1;
-}
-
-static bool holds_claim(const struct orientd_bus *b, const char *name, int sensor)
-{
-    int i = find_claimer(b, name);
-    return i >= 0 && (b->claimers[i].sensors & (1u << sensor));
-}
-
-/// Takes claimer i's claim of `sensor`; the last claim of a sensor lets it go (and answers the
-/// claims still held for it: a client that released before its answer still gets one).
-static void drop_claim(struct orientd_bus *b, unsigned i, int sensor)
-{
-    struct claimer *claimer = &b->claimers[i];
-    if (!(claimer->sensors & (1u << sensor))) return;
-    claimer->sensors &= ~(1u << sensor);
-    if (--b->claims[sensor] == 0) {
-        orientd_bus_settle(b, sensor);
-        b->callbacks.demand_changed(b->callbacks.context, sensor, false);
-    }
-    if (claimer->sensors == 0) {
-        free(claimer->name);
-        b->claimers[i] = b->claimers[--b->claimer_count];
-    }
-}
-
-static int claim(struct orientd_bus *b, sd_bus_message *m, int sensor)
-{
+    (void)error;
+    struct orientd_bus *b = userdata;
     const char *sender = sd_bus_message_get_sender(m);
-    if (!sender) return -EINVAL;
-    int i = find_claimer(b, sender);
-    if (i < 0) {
-        if (b->claimer_count == MAX_CLAIMERS)
-            return sd_bus_reply_method_errorf(m, SD_BUS_ERROR_LIMITS_EXCEEDED, "Too many clients claim sensors; try again later");
-        char *name = strdup(sender);
-        if (!name) return -ENOMEM;
-        i = (int)b->claimer_count++;
-        b->claimers[i] = (struct claimer){ .name = name, .sensors = 0 };
-    }
-    // A second claim by the same client changes nothing.
-    if (!(b->claimers[i].sensors & (1u << sensor))) {
-        b->claimers[i].sensors |= 1u << sensor;
-        if (b->claims[sensor]++ == 0) b->callbacks.demand_changed(b->callbacks.context, sensor, true);
-    }
-    if (b->held_count[sensor] == MAX_HELD_CLAIMS || b->callbacks.claim_is_current(b->callbacks.context, sensor))
-        return sd_bus_reply_method_return(m, NULL);
-    b->held[sensor][b->held_count[sensor]++] = sd_bus_message_ref(m);
+    const char *member = sd_bus_message_get_member(m);
+    if (!sender || !member) return sd_bus_reply_method_errno(m, EINVAL, NULL);
+    b->callbacks.called(b->callbacks.context, (orientd_bus_call *)sd_bus_message_ref(m), sender, sensor_of(member),
+                        strncmp(member, "Claim", 5) == 0);
     return 1;
 }
 
-static int release(struct orientd_bus *b, sd_bus_message *m, int sensor)
+void orientd_bus_reply(orientd_bus *b, orientd_bus_call *call)
 {
-    // Releasing what one did not claim changes nothing.
-    int i = find_claimer(b, sd_bus_message_get_sender(m));
-    if (i >= 0) drop_claim(b, (unsigned)i, sensor);
-    return sd_bus_reply_method_return(m, NULL);
+    (void)b;
+    sd_bus_reply_method_return(message_of(call), NULL);
+    sd_bus_message_unref(message_of(call));
 }
 
-static int claim_or_release(struct orientd_bus *b, sd_bus_message *m)
+void orientd_bus_refuse(orientd_bus *b, orientd_bus_call *call, const char *name, const char *message)
 {
-    const char *member = sd_bus_message_get_member(m);
-    int sensor = sensor_of(member);
-    int r = strncmp(member, "Claim", 5) == 0 ? claim(b, m, sensor) : release(b, m, sensor);
-    return r < 0 ? sd_bus_reply_method_errno(m, r, NULL) : r;
+    (void)b;
+    sd_bus_reply_method_errorf(message_of(call), name, "%s", message);
+    sd_bus_message_unref(message_of(call));
 }
 
-/// A client left the bus (NameOwnerChanged with no new owner): its claims go, and the polkit
-/// answers it waits for are dropped.
+void orientd_bus_forget(orientd_bus_call *call) { sd_bus_message_unref(message_of(call)); }
+
+/// A client left the bus (NameOwnerChanged with no new owner).
 static int on_owner_changed(sd_bus_message *m, void *userdata, sd_bus_error *ignored)
 {
     (void)ignored;
@@ -194,18 +141,17 @@ static int on_owner_changed(sd_bus_message *m, void *userdata, sd_bus_error *ign
     const char *name = NULL, *old_owner = NULL, *new_owner = NULL;
     if (sd_bus_message_read(m, "sss", &name, &old_owner, &new_owner) < 0 || !name || name[0] != ':' || (new_owner && *new_owner))
         return 0;
-    int i = find_claimer(b, name);
-    for (int sensor = 0; i >= 0 && sensor < SENSORS; sensor++) {
-        bool last = b->claimers[i].sensors == (1u << sensor);
-        drop_claim(b, (unsigned)i, sensor);
-        if (last) break;  // the entry is gone
-    }
-    for (struct authorization *request = b->authorizations; request; request = request->next)
-        if (!strcmp(sd_bus_message_get_sender(request->call), name)) request->vanished = true;
+    b->callbacks.client_left(b->callbacks.context, name);
     return 0;
 }
 
 // MARK: polkit
+
+/// A question to polkit in flight: whom to tell of the answer.
+struct polkit_question {
+    struct orientd_bus *bus;
+    orientd_bus_call *call;
+};
 
 static bool means_polkit_is_down(const sd_bus_error *failure)
 {
@@ -213,192 +159,49 @@ static bool means_polkit_is_down(const sd_bus_error *failure)
                                   SD_BUS_ERROR_NO_REPLY, SD_BUS_ERROR_TIMEOUT, SD_BUS_ERROR_DISCONNECTED);
 }
 
-static int on_authorized(sd_bus_message *reply, void *userdata, sd_bus_error *ignored)
+static int on_polkit_answer(sd_bus_message *reply, void *userdata, sd_bus_error *ignored)
 {
     (void)ignored;
-    struct authorization *request = userdata;
-    struct orientd_bus *b = request->bus;
-    sd_bus_message *call = request->call;
-    bool vanished = request->vanished;
-    if (request->previous) request->previous->next = request->next;
-    else b->authorizations = request->next;
-    if (request->next) request->next->previous = request->previous;
-    free(request);
-    b->authorization_count--;
-
-    int authorized = 0, challenge = 0, r = 0;
+    struct polkit_question *question = userdata;
+    struct orientd_bus *b = question->bus;
     const sd_bus_error *failure = sd_bus_message_get_error(reply);
-    if (vanished) {
-        // Nobody to answer, nothing to claim.
-    } else if (failure) {
-        const char *why = failure->message ? failure->message : failure->name;
-        if (means_polkit_is_down(failure)) b->callbacks.polkit_answers(b->callbacks.context, false, why);
-        r = sd_bus_reply_method_errorf(call, SD_BUS_ERROR_ACCESS_DENIED, "Not Authorized: %s", why);
+    int authorized = 0, challenge = 0;
+    if (failure) {
+        int answer = means_polkit_is_down(failure) ? ORIENTD_BUS_POLKIT_UNREACHABLE : ORIENTD_BUS_POLKIT_FAILED;
+        b->callbacks.polkit_answered(b->callbacks.context, question->call, answer, failure->message ? failure->message : failure->name);
+    } else if (sd_bus_message_enter_container(reply, 'r', "bba{ss}") < 0 || sd_bus_message_read(reply, "bb", &authorized, &challenge) < 0) {
+        b->callbacks.polkit_answered(b->callbacks.context, question->call, ORIENTD_BUS_POLKIT_FAILED, "polkit's answer could not be read");
     } else {
-        b->callbacks.polkit_answers(b->callbacks.context, true, "");
-        if (sd_bus_message_enter_container(reply, 'r', "bba{ss}") < 0
-            || sd_bus_message_read(reply, "bb", &authorized, &challenge) < 0 || !authorized)
-            r = sd_bus_reply_method_errorf(call, SD_BUS_ERROR_ACCESS_DENIED, "Not Authorized: Sensor claim not allowed");
-        else
-            r = claim_or_release(b, call);
+        b->callbacks.polkit_answered(b->callbacks.context, question->call,
+                                     authorized ? ORIENTD_BUS_POLKIT_AUTHORIZED : ORIENTD_BUS_POLKIT_DENIED, "");
     }
-    sd_bus_message_unref(call);
-    return r < 0 ? 0 : 1;
-}
-
-static unsigned authorizations_of(const struct orientd_bus *b, const char *sender)
-{
-    unsigned count = 0;
-    for (const struct authorization *request = b->authorizations; request; request = request->next)
-        if (!strcmp(sd_bus_message_get_sender(request->call), sender)) count++;
-    return count;
-}
-
-static int authorize(struct orientd_bus *b, sd_bus_message *m)
-{
-    const char *sender = sd_bus_message_get_sender(m);
-    if (!sender) return sd_bus_reply_method_errno(m, EINVAL, NULL);
-    if (b->authorization_count >= MAX_AUTHORIZATIONS || authorizations_of(b, sender) >= MAX_AUTHORIZATIONS_PER_CLIENT)
-        return sd_bus_reply_method_errorf(m, SD_BUS_ERROR_LIMITS_EXCEEDED, "Too many claims waiting for polkit; try again");
-    struct authorization *request = calloc(1, sizeof *request);
-    if (!request) return sd_bus_reply_method_errno(m, ENOMEM, NULL);
-    request->bus = b;
-    request->call = sd_bus_message_ref(m);
-    int r = sd_bus_call_method_async(
-        b->bus, NULL, "org.freedesktop.PolicyKit1", "/org/freedesktop/PolicyKit1/Authority",
-        "org.freedesktop.PolicyKit1.Authority", "CheckAuthorization", on_authorized, request,
-        "(sa{sv})sa{ss}us", "system-bus-name", 1, "name", "s", sender, POLKIT_ACTION, 0, 0, "");
-    if (r < 0) {
-        sd_bus_message_unref(request->call);
-        free(request);
-        b->callbacks.polkit_answers(b->callbacks.context, false, strerror(-r));
-        return sd_bus_reply_method_errorf(m, SD_BUS_ERROR_ACCESS_DENIED, "Not Authorized: cannot ask polkit (%s)", strerror(-r));
-    }
-    request->next = b->authorizations;
-    if (b->authorizations) b->authorizations->previous = request;
-    b->authorizations = request;
-    b->authorization_count++;
     return 1;
 }
 
-static int on_method(sd_bus_message *m, void *userdata, sd_bus_error *error)
+int orientd_bus_ask_polkit(orientd_bus *b, orientd_bus_call *call)
 {
-    (void)error;
-    struct orientd_bus *b = userdata;
-    const char *member = sd_bus_message_get_member(m);
-    int sensor = sensor_of(member);
-    bool claiming = strncmp(member, "Claim", 5) == 0;
-    // The compass is not authorized by iio-sensor-proxy either (geoclue claims it as a system
-    // user); nor is a call that changes nothing (a claim of what one holds, a release of what
-    // one does not), so repeating them costs polkit nothing.
-    if (!b->check_polkit || sensor == ORIENTD_BUS_COMPASS || claiming == holds_claim(b, sd_bus_message_get_sender(m), sensor))
-        return claim_or_release(b, m);
-    return authorize(b, m);
-}
-
-// MARK: Signals to claimers
-
-/// One PropertiesChanged to each claimer of `sensor`, with the named properties in that order.
-static void emit(struct orientd_bus *b, int sensor, const char *path, const char *interface, const char *const *names)
-{
-    for (unsigned i = 0; i < b->claimer_count; i++) {
-        if (!(b->claimers[i].sensors & (1u << sensor))) continue;
-        const char *claimer = b->claimers[i].name;
-        sd_bus_message *s = NULL;
-        int r = sd_bus_message_new_signal(b->bus, &s, path, "org.freedesktop.DBus.Properties", "PropertiesChanged");
-        if (r >= 0) r = sd_bus_message_set_destination(s, claimer);
-        if (r >= 0) r = sd_bus_message_append(s, "s", interface);
-        if (r >= 0) r = sd_bus_message_open_container(s, 'a', "{sv}");
-        for (const char *const *name = names; r >= 0 && *name; name++) {
-            r = sd_bus_message_open_container(s, 'e', "sv");
-            if (r >= 0) r = sd_bus_message_append(s, "s", *name);
-            if (r >= 0) r = sd_bus_message_open_container(s, 'v', signature_of(*name));
-            if (r >= 0) r = append_property(s, b, *name);
-            if (r >= 0) r = sd_bus_message_close_container(s);
-            if (r >= 0) r = sd_bus_message_close_container(s);
-        }
-        if (r >= 0) r = sd_bus_message_close_container(s);
-        if (r >= 0) r = sd_bus_message_append(s, "as", 0);
-        if (r >= 0) sd_bus_send(b->bus, s, NULL);
-        sd_bus_message_unref(s);
+    struct polkit_question *question = malloc(sizeof *question);
+    if (!question) return -ENOMEM;
+    *question = (struct polkit_question){ .bus = b, .call = call };
+    sd_bus_slot *slot = NULL;
+    int r = sd_bus_call_method_async(
+        b->bus, &slot, "org.freedesktop.PolicyKit1", "/org/freedesktop/PolicyKit1/Authority",
+        "org.freedesktop.PolicyKit1.Authority", "CheckAuthorization", on_polkit_answer, question,
+        "(sa{sv})sa{ss}us", "system-bus-name", 1, "name", "s", sd_bus_message_get_sender(message_of(call)), POLKIT_ACTION, 0, 0, "");
+    if (r < 0) {
+        free(question);
+        return r;
     }
-}
-
-#define EMIT(b, sensor, path, interface, ...) \
-    emit(b, sensor, path, interface, (const char *const[]){__VA_ARGS__, NULL})
-
-void orientd_bus_set_accelerometer(orientd_bus *b, bool present, const char *orientation, const char *tilt)
-{
-    bool presence = b->has_accelerometer != present;
-    bool turned = strcmp(b->orientation, orientation) != 0;
-    bool tilted = strcmp(b->tilt, tilt) != 0;
-    b->has_accelerometer = present;
-    copy_text(b->orientation, sizeof b->orientation, orientation);
-    copy_text(b->tilt, sizeof b->tilt, tilt);
-    if (presence) {
-        if (present) EMIT(b, ORIENTD_BUS_ACCELEROMETER, PATH, NAME, "HasAccelerometer", "AccelerometerOrientation", "AccelerometerTilt");
-        else EMIT(b, ORIENTD_BUS_ACCELEROMETER, PATH, NAME, "HasAccelerometer");
-        return;
-    }
-    // Apart: iio-sway and iio-hyprland read only a signal's first property.
-    if (turned) EMIT(b, ORIENTD_BUS_ACCELEROMETER, PATH, NAME, "AccelerometerOrientation");
-    if (tilted) EMIT(b, ORIENTD_BUS_ACCELEROMETER, PATH, NAME, "AccelerometerTilt");
-}
-
-void orientd_bus_set_light(orientd_bus *b, bool present, double level, const char *unit)
-{
-    bool presence = b->has_light != present;
-    bool changed = b->light_level != level || strcmp(b->light_unit, unit) != 0;
-    b->has_light = present;
-    b->light_level = level;
-    copy_text(b->light_unit, sizeof b->light_unit, unit);
-    if (presence) {
-        if (present) EMIT(b, ORIENTD_BUS_LIGHT, PATH, NAME, "HasAmbientLight", "LightLevelUnit", "LightLevel");
-        else EMIT(b, ORIENTD_BUS_LIGHT, PATH, NAME, "HasAmbientLight");
-    } else if (changed) {
-        EMIT(b, ORIENTD_BUS_LIGHT, PATH, NAME, "LightLevelUnit", "LightLevel");
-    }
-}
-
-void orientd_bus_set_proximity(orientd_bus *b, bool present, bool near)
-{
-    bool presence = b->has_proximity != present;
-    bool changed = b->proximity_near != near;
-    b->has_proximity = present;
-    b->proximity_near = near;
-    if (presence) {
-        if (present) EMIT(b, ORIENTD_BUS_PROXIMITY, PATH, NAME, "HasProximity", "ProximityNear");
-        else EMIT(b, ORIENTD_BUS_PROXIMITY, PATH, NAME, "HasProximity");
-    } else if (changed) {
-        EMIT(b, ORIENTD_BUS_PROXIMITY, PATH, NAME, "ProximityNear");
-    }
-}
-
-void orientd_bus_set_compass(orientd_bus *b, bool present, double heading)
-{
-    bool presence = b->has_compass != present;
-    bool changed = b->heading != heading;
-    b->has_compass = present;
-    b->heading = heading;
-    if (presence) {
-        if (present) EMIT(b, ORIENTD_BUS_COMPASS, COMPASS_PATH, COMPASS_INTERFACE, "HasCompass", "CompassHeading");
-        else EMIT(b, ORIENTD_BUS_COMPASS, COMPASS_PATH, COMPASS_INTERFACE, "HasCompass");
-    } else if (changed) {
-        EMIT(b, ORIENTD_BUS_COMPASS, COMPASS_PATH, COMPASS_INTERFACE, "CompassHeading");
-    }
-}
-
-void orientd_bus_settle(orientd_bus *b, int sensor)
-{
-    if (sensor < 0 || sensor >= SENSORS) return;
-    for (unsigned i = 0; i < b->held_count[sensor]; i++) {
-        sd_bus_reply_method_return(b->held[sensor][i], NULL);
-        sd_bus_message_unref(b->held[sensor][i]);
-    }
-    b->held_count[sensor] = 0;
+    // The question is freed with its slot: after the answer, or with the connection.
+    sd_bus_slot_set_destroy_callback(slot, free);
+    sd_bus_slot_set_floating(slot, 1);
+    sd_bus_slot_unref(slot);
+    return 0;
 }
 
 // MARK: The objects
+
+// Every property is read through get_property, which asks Swift; the offsets are unused.
 
 static const sd_bus_vtable sensor_proxy_vtable[] = {
     SD_BUS_VTABLE_START(0),
@@ -457,7 +260,7 @@ static int on_name_signal(sd_bus_message *m, void *userdata, sd_bus_error *ignor
     return 0;
 }
 
-orientd_bus *orientd_bus_open(orientd_bus_callbacks callbacks, bool check_polkit, char *error, size_t error_length)
+orientd_bus *orientd_bus_open(orientd_bus_callbacks callbacks, char *error, size_t error_length)
 {
     struct orientd_bus *b = calloc(1, sizeof *b);
     if (!b) {
@@ -465,11 +268,6 @@ orientd_bus *orientd_bus_open(orientd_bus_callbacks callbacks, bool check_polkit
         return NULL;
     }
     b->callbacks = callbacks;
-    b->check_polkit = check_polkit;
-    copy_text(b->orientation, sizeof b->orientation, "undefined");
-    copy_text(b->tilt, sizeof b->tilt, "undefined");
-    copy_text(b->light_unit, sizeof b->light_unit, "lux");
-    b->heading = -1;
 
     const char *step = "connect to the system bus";
     int r = sd_bus_open_system(&b->bus);
@@ -511,10 +309,7 @@ int orientd_bus_request_name(orientd_bus *b)
 void orientd_bus_close(orientd_bus *b)
 {
     if (!b) return;
-    for (int sensor = 0; sensor < SENSORS; sensor++)
-        for (unsigned i = 0; i < b->held_count[sensor]; i++) sd_bus_message_unref(b->held[sensor][i]);
-    for (unsigned i = 0; i < b->claimer_count; i++) free(b->claimers[i].name);
-    // polkit checks still in flight are dropped with the connection (their requests with them).
+    // polkit questions still in flight are dropped with the connection (freed with their slots).
     sd_bus_flush_close_unref(b->bus);
     free(b);
 }

@@ -7,7 +7,7 @@ import Synchronization
 
 /// iio-sensor-proxy's D-Bus face (net.hadess.SensorProxy on the system bus), so that GNOME, KDE,
 /// phosh and every other client of iio-sensor-proxy use orientd unchanged. The C shim serves the
-/// objects; this keeps `SensorProxyState` and does what it decides. It lives on orientd's event
+/// messages; this keeps `SensorProxyState` and does what it decides. It lives on orientd's event
 /// thread (sd-bus is not thread-safe): the sensor threads hand their news over with `perform`.
 public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
     private let loop: DescriptorLoop
@@ -15,34 +15,47 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
     /// What a claim holds for each sensor: the same demand a socket subscriber holds.
     private let demands: [ProxySensor: ReadingDemand]
     private var bus: OpaquePointer?
-    private var state = SensorProxyState()
-    /// Said once: every claim fails the same way until polkit answers again.
-    private var toldPolkitFailed = false
+    private var state: SensorProxyState
     /// Whether a claim waits for the accelerometer's next reading: only then is a reading news
     /// for the event thread (otherwise every sample would wake it).
     private let accelerometerAwaited = Atomic<Bool>(false)
 
-    /// Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS when set) and joins `loop`.
+    /// Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS when set) and joins `loop`. With
+    /// `authorizeWithPolkit` every claim and release that changes something is authorized
+    /// through polkit (action net.hadess.SensorProxy.claim-sensor), as iio-sensor-proxy 3.4 and
+    /// later do.
     public init(loop: DescriptorLoop, demands: [ProxySensor: ReadingDemand], authorizeWithPolkit: Bool, logger: Logger) throws(SensorProxyError) {
         self.loop = loop
         self.demands = demands
         self.logger = logger
+        state = SensorProxyState(checksPolkit: authorizeWithPolkit)
         let callbacks = orientd_bus_callbacks(
             context: Unmanaged.passUnretained(self).toOpaque(),
-            demand_changed: { context, sensor, wanted in
-                SensorProxyBus.from(context).claimsChanged(sensor: sensor, claimed: wanted)
+            called: { context, call, sender, sensor, claiming in
+                guard let call, let sender, let sensor = ProxySensor(rawValue: sensor) else { return }
+                let bus = SensorProxyBus.from(context)
+                let request = ProxyRequest(ProxyCall(bitPattern: call), from: String(cString: sender), claiming: claiming, sensor)
+                bus.step(.called(request, reading: bus.sensorsBeingRead, at: MonotonicClock.now()))
             },
-            claim_is_current: { context, sensor in
-                SensorProxyBus.from(context).claimArrived(sensor: sensor)
+            client_left: { context, name in
+                guard let name else { return }
+                SensorProxyBus.from(context).step(.clientLeft(String(cString: name)))
+            },
+            polkit_answered: { context, call, answer, message in
+                guard let call else { return }
+                let bus = SensorProxyBus.from(context)
+                let reason = message.map { String(cString: $0) } ?? ""
+                bus.step(.polkitAnswered(ProxyCall(bitPattern: call), PolkitAnswer(answer, reason), reading: bus.sensorsBeingRead, at: MonotonicClock.now()))
+            },
+            get_property: { context, property, value in
+                guard let value, let property = ProxyProperty(rawValue: property) else { return }
+                SensorProxyBus.from(context).state.value(of: property).write(to: value)
             },
             name_changed: { context, state, message in
                 SensorProxyBus.from(context).nameChanged(state: state, message: message.map { String(cString: $0) } ?? "")
-            },
-            polkit_answers: { context, reachable, message in
-                SensorProxyBus.from(context).polkitAnswers(reachable: reachable, message.map { String(cString: $0) } ?? "")
             })
         var error = [CChar](repeating: 0, count: 256)
-        guard let bus = orientd_bus_open(callbacks, authorizeWithPolkit, &error, error.count) else {
+        guard let bus = orientd_bus_open(callbacks, &error, error.count) else {
             throw SensorProxyError(reason: String(cText: error))
         }
         self.bus = bus
@@ -59,30 +72,31 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
         }
     }
 
-    /// Leaves the bus, once the loop has stopped.
+    /// Leaves the bus, once the loop has stopped; the calls still unanswered go with it.
     public func close() {
+        for call in state.unansweredCalls { orientd_bus_forget(Self.handle(call)) }
         orientd_bus_close(bus)
         bus = nil
     }
 
     // MARK: News from the sensors, from any thread
 
-    public func accelerometerPresent(_ present: Bool) { step(.accelerometerPresent(present)) }
-    public func orientationDecided(_ orientation: Orientation) { step(.orientationDecided(orientation)) }
+    public func accelerometerPresent(_ present: Bool) { perform(.accelerometerPresent(present)) }
+    public func orientationDecided(_ orientation: Orientation) { perform(.orientationDecided(orientation)) }
     public func accelerometerRead() {
-        if accelerometerAwaited.load(ordering: .relaxed) { step(.sensorRead(.accelerometer)) }
+        if accelerometerAwaited.load(ordering: .relaxed) { perform(.sensorRead(.accelerometer)) }
     }
 
     /// `read`: the sensor was read for this news (a claim waiting for it may be answered).
-    public func lightChanged(_ light: ProxyLight, read: Bool) { step(.light(light), reading: read ? .light : nil) }
-    public func proximityChanged(_ proximity: ProxyProximity, read: Bool) { step(.proximity(proximity), reading: read ? .proximity : nil) }
-    public func compassChanged(_ compass: ProxyCompass, read: Bool) { step(.compass(compass), reading: read ? .compass : nil) }
+    public func lightChanged(_ light: ProxyLight, read: Bool) { perform(.light(light), reading: read ? .light : nil) }
+    public func proximityChanged(_ proximity: ProxyProximity, read: Bool) { perform(.proximity(proximity), reading: read ? .proximity : nil) }
+    public func compassChanged(_ compass: ProxyCompass, read: Bool) { perform(.compass(compass), reading: read ? .compass : nil) }
 
     /// Hands `event` to the state on the event thread, then the reading of `sensor` if any.
-    private func step(_ event: SensorProxyState.Event, reading sensor: ProxySensor? = nil) {
+    private func perform(_ event: SensorProxyState.Event, reading sensor: ProxySensor? = nil) {
         loop.perform { [self] in
-            perform(state.handle(event))
-            if let sensor { perform(state.handle(.sensorRead(sensor))) }
+            step(event)
+            if let sensor { step(.sensorRead(sensor)) }
         }
     }
 
@@ -103,7 +117,7 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
 
     public func handle() {
         guard let bus else { return }
-        perform(state.handle(.time(MonotonicClock.now())))
+        step(.time(MonotonicClock.now()))
         let result = orientd_bus_process(bus)
         if result < 0 {
             // systemd restarts orientd (Restart=on-failure), which asks for the name again.
@@ -112,29 +126,54 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
         }
     }
 
-    private func perform(_ actions: [SensorProxyState.Action]) {
-        guard let bus else { return }
-        defer { accelerometerAwaited.store(state.awaitsReading(.accelerometer), ordering: .relaxed) }
-        for action in actions {
-            switch action {
-            case .holdSensor(let sensor):
-                logger.info("a D-Bus client claimed the \(sensor): reading it")
-                demands[sensor]?.hold()
-            case .releaseSensor(let sensor):
-                logger.info("no D-Bus client claims the \(sensor) any more")
-                demands[sensor]?.release()
-            case .settle(let sensor):
-                orientd_bus_settle(bus, sensor.rawValue)
-            case .publishAccelerometer(let accelerometer):
-                orientd_bus_set_accelerometer(bus, accelerometer.present, accelerometer.orientation, accelerometer.tilt)
-            case .publishLight(let light):
-                orientd_bus_set_light(bus, light.present, light.level, light.unit)
-            case .publishProximity(let proximity):
-                orientd_bus_set_proximity(bus, proximity.present, proximity.near)
-            case .publishCompass(let compass):
-                orientd_bus_set_compass(bus, compass.present, compass.heading)
-            }
+    /// The sensors being read now, for anyone: a first claim of one of them needs no wait.
+    private var sensorsBeingRead: Set<ProxySensor> {
+        Set(demands.filter { $0.value.isReading }.keys)
+    }
+
+    /// Hands `event` to the state and does what it decides; on the event thread.
+    private func step(_ event: SensorProxyState.Event) {
+        var actions = state.handle(event)
+        while !actions.isEmpty {
+            let action = actions.removeFirst()
+            actions += perform(action)
         }
+        accelerometerAwaited.store(state.awaitsReading(.accelerometer), ordering: .relaxed)
+    }
+
+    /// Does `action`; returns what the state decides about its outcome, if anything.
+    private func perform(_ action: SensorProxyState.Action) -> [SensorProxyState.Action] {
+        guard let bus else { return [] }
+        switch action {
+        case .holdSensor(let sensor):
+            logger.info("a D-Bus client claimed the \(sensor): reading it")
+            demands[sensor]?.hold()
+        case .releaseSensor(let sensor):
+            logger.info("no D-Bus client claims the \(sensor) any more")
+            demands[sensor]?.release()
+        case .reply(let call):
+            orientd_bus_reply(bus, Self.handle(call))
+        case .refuse(let call, let refusal):
+            orientd_bus_refuse(bus, Self.handle(call), refusal.errorName, refusal.message)
+        case .forget(let call):
+            orientd_bus_forget(Self.handle(call))
+        case .askPolkit(let call):
+            let result = orientd_bus_ask_polkit(bus, Self.handle(call))
+            if result < 0 {
+                let reason = "cannot ask polkit (\(String(cString: strerror(-result))))"
+                return state.handle(.polkitAnswered(call, .unreachable(reason), at: MonotonicClock.now()))
+            }
+        case .emit(let signal):
+            let properties = signal.properties.map(\.rawValue)
+            for destination in signal.destinations {
+                orientd_bus_emit(bus, properties, properties.count, destination)
+            }
+        case .polkitReachable(true, _):
+            logger.notice("polkit answers again: D-Bus clients' claims are decided by it")
+        case .polkitReachable(false, let reason):
+            logger.warning("cannot ask polkit whether a D-Bus client may claim a sensor (\(reason)); such claims are refused: start polkitd, or set sensor-proxy-polkit=false to let any local user claim")
+        }
+        return []
     }
 
     // MARK: Callbacks from the shim, on the event thread
@@ -143,27 +182,8 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
         Unmanaged<SensorProxyBus>.fromOpaque(context!).takeUnretainedValue()
     }
 
-    private func claimsChanged(sensor: Int32, claimed: Bool) {
-        guard let sensor = ProxySensor(rawValue: sensor) else { return }
-        // Read for someone else already (a socket subscriber): the properties are current.
-        let beingRead = claimed && demands[sensor]?.isReading == true
-        perform(state.handle(.claimsChanged(sensor, claimed: claimed, beingRead: beingRead)))
-    }
-
-    private func claimArrived(sensor: Int32) -> Bool {
-        guard let sensor = ProxySensor(rawValue: sensor) else { return true }
-        perform(state.handle(.claimArrived(sensor, at: MonotonicClock.now())))
-        return state.answerNow
-    }
-
-    private func polkitAnswers(reachable: Bool, _ reason: String) {
-        guard reachable == toldPolkitFailed else { return }
-        toldPolkitFailed = !reachable
-        if reachable {
-            logger.notice("polkit answers again: D-Bus clients' claims are decided by it")
-        } else {
-            logger.warning("cannot ask polkit whether a D-Bus client may claim a sensor (\(reason)); such claims are refused: start polkitd, or set sensor-proxy-polkit: false to let any local user claim")
-        }
+    private static func handle(_ call: ProxyCall) -> OpaquePointer {
+        OpaquePointer(bitPattern: call)!
     }
 
     private func nameChanged(state: Int32, message: String) {
@@ -183,4 +203,31 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
 public struct SensorProxyError: Error, CustomStringConvertible {
     public let reason: String
     public var description: String { "cannot serve iio-sensor-proxy's D-Bus interface: \(reason)" }
+}
+
+extension PolkitAnswer {
+    init(_ answer: Int32, _ reason: String) {
+        switch UInt32(answer) {
+        case ORIENTD_BUS_POLKIT_AUTHORIZED.rawValue: self = .authorized
+        case ORIENTD_BUS_POLKIT_DENIED.rawValue: self = .denied
+        case ORIENTD_BUS_POLKIT_UNREACHABLE.rawValue: self = .unreachable(reason)
+        default: self = .failed(reason)
+        }
+    }
+}
+
+extension ProxyValue {
+    /// Into the C shim's value, for a property get or a signal.
+    func write(to value: UnsafeMutablePointer<orientd_bus_value>) {
+        switch self {
+        case .boolean(let boolean): value.pointee.boolean = boolean
+        case .number(let number): value.pointee.number = number
+        case .text(let text):
+            withUnsafeMutableBytes(of: &value.pointee.text) { buffer in
+                let bytes = Array(text.utf8.prefix(buffer.count - 1))
+                buffer.copyBytes(from: bytes)
+                buffer[bytes.count] = 0
+            }
+        }
+    }
 }

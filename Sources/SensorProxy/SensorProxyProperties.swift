@@ -81,3 +81,40 @@ public struct ProxyCompass: Equatable, Sendable {
     public var heading = -1.0
     public init() {}
 }
+
+/// The properties of iio-sensor-proxy's interfaces; the raw values are the C shim's.
+public enum ProxyProperty: Int32, CaseIterable, Sendable {
+    case hasAccelerometer = 0, accelerometerOrientation, accelerometerTilt
+    case hasAmbientLight, lightLevelUnit, lightLevel
+    case hasProximity, proximityNear
+    case hasCompass, compassHeading
+
+    /// The sensor whose claimers are told of a change.
+    public var sensor: ProxySensor {
+        switch self {
+        case .hasAccelerometer, .accelerometerOrientation, .accelerometerTilt: .accelerometer
+        case .hasAmbientLight, .lightLevelUnit, .lightLevel: .light
+        case .hasProximity, .proximityNear: .proximity
+        case .hasCompass, .compassHeading: .compass
+        }
+    }
+}
+
+/// A property's value, in its D-Bus type.
+public enum ProxyValue: Equatable, Sendable {
+    case boolean(Bool)
+    case number(Double)
+    case text(String)
+}
+
+/// One PropertiesChanged signal: these properties, in this order, to each of these clients
+/// (the claimers of their sensor; iio-sensor-proxy 3.1 and later send to claimers only).
+public struct ProxySignal: Equatable, Sendable {
+    public let properties: [ProxyProperty]
+    public let destinations: [String]
+
+    public init(_ properties: [ProxyProperty], to destinations: [String]) {
+        self.properties = properties
+        self.destinations = destinations
+    }
+}

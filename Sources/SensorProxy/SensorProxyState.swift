@@ -1,21 +1,25 @@
 import OrientationCore
 
-/// What the D-Bus face decides, as a pure step function: which sensors its clients claim (each a
-/// demand on the sensor, as a socket subscriber's is), when a claim may be answered, and what the
-/// properties say. Time is passed in; `SensorProxyBus` performs the actions.
+/// Everything the D-Bus face decides, as a pure step function: who claims which sensor (each
+/// sensor's first claim holds its demand, as a socket subscriber does; the last release, or the
+/// last claimer leaving the bus, lets it go), which calls polkit is asked about and within which
+/// limits, when a claim is answered, what the properties say, and who is told of a change.
+/// Time is passed in; `SensorProxyBus` performs the actions, and the C shim only carries
+/// messages.
 ///
 /// A claim is answered once the claimed sensor has been read since it was claimed, so that a
 /// client's `Get` right after `ClaimAccelerometer` (mutter's way) sees the real orientation; at
-/// once when the sensor is already being read for another claimer, or absent; and after
-/// `settleAfter` seconds at the latest, with what is known, if the sensor does not answer.
+/// once when the sensor is already being read for someone else, or absent; and after
+/// `limits.settleAfter` seconds at the latest, with what is known, if the sensor does not answer.
 public struct SensorProxyState: Sendable {
     public enum Event: Equatable, Sendable {
-        /// The first client claimed the sensor (true), or the last one released it or left
-        /// (false). `beingRead`: it was read for someone else already (a socket subscriber), so
-        /// what the properties say is current.
-        case claimsChanged(ProxySensor, claimed: Bool, beingRead: Bool = false)
-        /// A claim was accepted; `answerNow` in the result says whether it is answered at once.
-        case claimArrived(ProxySensor, at: Double)
+        /// A Claim… or Release… call. `reading`: the sensors being read now for anyone (a
+        /// socket subscriber), whose properties are current.
+        case called(ProxyRequest, reading: Set<ProxySensor> = [], at: Double)
+        /// polkit's answer about a call `askPolkit` asked about.
+        case polkitAnswered(ProxyCall, PolkitAnswer, reading: Set<ProxySensor> = [], at: Double)
+        /// A client left the bus: its claims go, and answers to it are dropped.
+        case clientLeft(String)
         case accelerometerPresent(Bool)
         case orientationDecided(Orientation)
         /// The sensor was read (or failed to be): what it says is in the properties now.
@@ -29,88 +33,265 @@ public struct SensorProxyState: Sendable {
     public enum Action: Equatable, Sendable {
         case holdSensor(ProxySensor)
         case releaseSensor(ProxySensor)
-        /// Answer the claims waiting for the sensor.
-        case settle(ProxySensor)
-        case publishAccelerometer(ProxyAccelerometer)
-        case publishLight(ProxyLight)
-        case publishProximity(ProxyProximity)
-        case publishCompass(ProxyCompass)
+        /// Answer the call (success).
+        case reply(ProxyCall)
+        case refuse(ProxyCall, ProxyRefusal)
+        /// Ask polkit whether the call's sender may make it; the answer comes as `polkitAnswered`.
+        case askPolkit(ProxyCall)
+        /// The caller left the bus: let the call go unanswered.
+        case forget(ProxyCall)
+        case emit(ProxySignal)
+        /// Whether polkit answers changed: a claim that needs it is refused while it does not.
+        case polkitReachable(Bool, reason: String)
     }
 
-    public static let settleAfter = 2.0
+    /// A sensor's claims.
+    private enum Claims: Equatable, Sendable {
+        case unclaimed
+        /// Claimed, and not read since: claims wait in `held` until a reading, or `settleBy`.
+        case awaitingReading(held: [HeldClaim], settleBy: Double?)
+        /// Claimed and read since the claims began: a claim is answered at once.
+        case current
+    }
+
+    private struct HeldClaim: Equatable, Sendable {
+        let call: ProxyCall
+        let sender: String
+    }
+
+    /// A call waiting for polkit. `vanished`: its sender left meanwhile; the answer is dropped.
+    private struct PolkitQuestion: Equatable, Sendable {
+        let request: ProxyRequest
+        var vanished = false
+    }
+
+    public let limits: ProxyLimits
+    /// Whether claims (and releases that change something) are authorized by polkit, as
+    /// iio-sensor-proxy 3.4 and later do. The compass is not (geoclue claims it as a system user).
+    public let checksPolkit: Bool
 
     public private(set) var accelerometer = ProxyAccelerometer()
     public private(set) var light = ProxyLight()
     public private(set) var proximity = ProxyProximity()
     public private(set) var compass = ProxyCompass()
-    private var claimed: Set<ProxySensor> = []
-    /// Claimed sensors read since their claim began: a further claim needs no wait.
-    private var current: Set<ProxySensor> = []
-    /// When the claims waiting for each sensor are answered anyway.
-    private var settleBy: [ProxySensor: Double] = [:]
 
-    public init() {}
+    /// The clients that claim a sensor, in the order they first claimed, with what they claim.
+    private var claimers: [(name: String, sensors: Set<ProxySensor>)] = []
+    private var claims: [ProxySensor: Claims] = [:]
+    private var polkitQuestions: [ProxyCall: PolkitQuestion] = [:]
+    private var polkitAnswers = true
+
+    public init(limits: ProxyLimits = ProxyLimits(), checksPolkit: Bool = false) {
+        self.limits = limits
+        self.checksPolkit = checksPolkit
+    }
+
+    // MARK: Queries
 
     /// Whether a claim waits for the sensor's next reading.
-    public func awaitsReading(_ sensor: ProxySensor) -> Bool { settleBy[sensor] != nil }
+    public func awaitsReading(_ sensor: ProxySensor) -> Bool {
+        if case .awaitingReading(let held, _) = claims[sensor, default: .unclaimed] { return !held.isEmpty }
+        return false
+    }
 
     /// The earliest moment a waiting claim must be answered, if any waits.
-    public var nextDeadline: Double? { settleBy.values.min() }
+    public var nextDeadline: Double? {
+        claims.values.compactMap { claims -> Double? in
+            guard case .awaitingReading(_, let settleBy) = claims else { return nil }
+            return settleBy
+        }.min()
+    }
 
-    /// Whether a claim that just arrived is answered at once (the rest of the step's result).
-    public private(set) var answerNow = false
+    /// The clients that claim `sensor`, in the order they claimed.
+    public func claimers(of sensor: ProxySensor) -> [String] {
+        claimers.filter { $0.sensors.contains(sensor) }.map(\.name)
+    }
+
+    /// Every call waiting for an answer (held for a reading, or asked of polkit).
+    public var unansweredCalls: [ProxyCall] {
+        ProxySensor.allCases.flatMap { heldClaims(of: $0).map(\.call) } + polkitQuestions.keys
+    }
+
+    public func value(of property: ProxyProperty) -> ProxyValue {
+        switch property {
+        case .hasAccelerometer: .boolean(accelerometer.present)
+        case .accelerometerOrientation: .text(accelerometer.orientation)
+        case .accelerometerTilt: .text(accelerometer.tilt)
+        case .hasAmbientLight: .boolean(light.present)
+        case .lightLevelUnit: .text(light.unit)
+        case .lightLevel: .number(light.level)
+        case .hasProximity: .boolean(proximity.present)
+        case .proximityNear: .boolean(proximity.near)
+        case .hasCompass: .boolean(compass.present)
+        case .compassHeading: .number(compass.heading)
+        }
+    }
+
+    // MARK: Events
 
     public mutating func handle(_ event: Event) -> [Action] {
-        answerNow = false
         switch event {
-        case .claimsChanged(let sensor, let isClaimed, let beingRead):
-            guard isClaimed != claimed.contains(sensor) else { return [] }
-            if isClaimed {
-                claimed.insert(sensor)
-                if beingRead { current.insert(sensor) }
-                return [.holdSensor(sensor)]
-            }
-            claimed.remove(sensor)
-            current.remove(sensor)
-            // Claims still waiting belonged to clients that left: the shim answers them.
-            settleBy[sensor] = nil
-            return [.releaseSensor(sensor)]
-        case .claimArrived(let sensor, let time):
-            if current.contains(sensor) || !isPresent(sensor) {
-                answerNow = true
-                return []
-            }
-            if settleBy[sensor] == nil { settleBy[sensor] = time + Self.settleAfter }
-            return []
+        case .called(let request, let reading, let time):
+            return called(request, reading: reading, at: time)
+        case .polkitAnswered(let call, let answer, let reading, let time):
+            return polkitAnswered(call, answer, reading: reading, at: time)
+        case .clientLeft(let name):
+            return clientLeft(name)
         case .accelerometerPresent(let present):
             guard present != accelerometer.present else { return [] }
+            let previous = accelerometer
+            accelerometer = ProxyAccelerometer()
             accelerometer.present = present
-            if !present {
-                accelerometer = ProxyAccelerometer()
-                current.remove(.accelerometer)
-            }
-            return [.publishAccelerometer(accelerometer)] + (present ? [] : settling(.accelerometer))
+            return signals(.accelerometer, presenceChanged: true, from: previous) + (present ? [] : gone(.accelerometer))
         case .orientationDecided(let orientation):
             var next = accelerometer
             next.follow(orientation)
             guard next != accelerometer else { return [] }
+            let previous = accelerometer
             accelerometer = next
-            return [.publishAccelerometer(accelerometer)]
+            return signals(.accelerometer, presenceChanged: false, from: previous)
         case .sensorRead(let sensor):
-            guard claimed.contains(sensor) else { return [] }
-            current.insert(sensor)
-            return settling(sensor)
-        case .light(let light):
-            return update(\.light, to: light, publish: Action.publishLight, sensor: .light, present: light.present)
-        case .proximity(let proximity):
-            return update(\.proximity, to: proximity, publish: Action.publishProximity, sensor: .proximity, present: proximity.present)
-        case .compass(let compass):
-            return update(\.compass, to: compass, publish: Action.publishCompass, sensor: .compass, present: compass.present)
+            guard case .awaitingReading(let held, _) = claims[sensor, default: .unclaimed] else { return [] }
+            claims[sensor] = .current
+            return held.map { .reply($0.call) }
+        case .light(let new):
+            let old = light
+            light = new
+            return changed(.light, presence: old.present != new.present, values: old != new, present: new.present)
+        case .proximity(let new):
+            let old = proximity
+            proximity = new
+            return changed(.proximity, presence: old.present != new.present, values: old != new, present: new.present)
+        case .compass(let new):
+            let old = compass
+            compass = new
+            return changed(.compass, presence: old.present != new.present, values: old != new, present: new.present)
         case .time(let now):
-            let due = settleBy.filter { $0.value <= now }.keys.sorted { $0.rawValue < $1.rawValue }
-            return due.flatMap { settling($0) }
+            return ProxySensor.allCases.flatMap { sensor -> [Action] in
+                guard case .awaitingReading(let held, let settleBy?) = claims[sensor, default: .unclaimed], settleBy <= now else { return [] }
+                claims[sensor] = .awaitingReading(held: [], settleBy: nil)
+                return held.map { .reply($0.call) }
+            }
         }
     }
+
+    // MARK: Calls
+
+    private mutating func called(_ request: ProxyRequest, reading: Set<ProxySensor>, at time: Double) -> [Action] {
+        // A call that changes nothing (a claim of what one holds, a release of what one does not)
+        // costs polkit nothing; nor does the compass.
+        let changes = request.claiming != holds(request.sender, request.sensor)
+        guard checksPolkit, request.sensor != .compass, changes else { return perform(request, reading: reading, at: time) }
+        let asked = polkitQuestions.values.filter { $0.request.sender == request.sender }.count
+        guard polkitQuestions.count < limits.polkitQuestions, asked < limits.polkitQuestionsPerClient else {
+            return [.refuse(request.call, .tooManyPolkitQuestions)]
+        }
+        precondition(polkitQuestions[request.call] == nil, "call \(request.call) asked of polkit twice")
+        polkitQuestions[request.call] = PolkitQuestion(request: request)
+        return [.askPolkit(request.call)]
+    }
+
+    private mutating func polkitAnswered(_ call: ProxyCall, _ answer: PolkitAnswer, reading: Set<ProxySensor>, at time: Double) -> [Action] {
+        guard let question = polkitQuestions.removeValue(forKey: call) else {
+            assertionFailure("polkit answered about call \(call), which it was not asked about")
+            return []
+        }
+        guard !question.vanished else { return [.forget(call)] }
+        switch answer {
+        case .authorized:
+            return reachability(true, "") + perform(question.request, reading: reading, at: time)
+        case .denied:
+            return reachability(true, "") + [.refuse(call, .notAuthorized("Sensor claim not allowed"))]
+        case .unreachable(let why):
+            return reachability(false, why) + [.refuse(call, .notAuthorized(why))]
+        case .failed(let why):
+            return [.refuse(call, .notAuthorized(why))]
+        }
+    }
+
+    private mutating func reachability(_ reachable: Bool, _ reason: String) -> [Action] {
+        guard reachable != polkitAnswers else { return [] }
+        polkitAnswers = reachable
+        return [.polkitReachable(reachable, reason: reason)]
+    }
+
+    private mutating func perform(_ request: ProxyRequest, reading: Set<ProxySensor>, at time: Double) -> [Action] {
+        request.claiming ? claim(request, reading: reading, at: time) : release(request)
+    }
+
+    private mutating func claim(_ request: ProxyRequest, reading: Set<ProxySensor>, at time: Double) -> [Action] {
+        let sensor = request.sensor
+        var actions: [Action] = []
+        if let index = claimers.firstIndex(where: { $0.name == request.sender }) {
+            claimers[index].sensors.insert(sensor)
+        } else {
+            guard claimers.count < limits.claimers else { return [.refuse(request.call, .tooManyClaimers)] }
+            claimers.append((request.sender, [sensor]))
+        }
+        if claims[sensor, default: .unclaimed] == .unclaimed {
+            // Read for someone else already: what the properties say is current.
+            claims[sensor] = reading.contains(sensor) ? .current : .awaitingReading(held: [], settleBy: nil)
+            actions.append(.holdSensor(sensor))
+        }
+        switch claims[sensor, default: .unclaimed] {
+        case .unclaimed:
+            preconditionFailure("the \(sensor) was claimed just now")
+        case .current:
+            actions.append(.reply(request.call))
+        case .awaitingReading(var held, let settleBy):
+            if !isPresent(sensor) || held.count >= limits.heldClaims {
+                actions.append(.reply(request.call))
+            } else {
+                held.append(HeldClaim(call: request.call, sender: request.sender))
+                claims[sensor] = .awaitingReading(held: held, settleBy: settleBy ?? time + limits.settleAfter)
+            }
+        }
+        return actions
+    }
+
+    private mutating func release(_ request: ProxyRequest) -> [Action] {
+        dropClaim(of: request.sender, on: request.sensor) + [.reply(request.call)]
+    }
+
+    /// `sender` no longer claims `sensor`; the last claim lets the sensor go, answering the claims
+    /// still held for it (a client that released before its answer still gets one).
+    private mutating func dropClaim(of sender: String, on sensor: ProxySensor) -> [Action] {
+        guard let index = claimers.firstIndex(where: { $0.name == sender }), claimers[index].sensors.contains(sensor) else { return [] }
+        claimers[index].sensors.remove(sensor)
+        if claimers[index].sensors.isEmpty { claimers.remove(at: index) }
+        guard claimers.allSatisfy({ !$0.sensors.contains(sensor) }) else { return [] }
+        let held = heldClaims(of: sensor)
+        claims[sensor] = .unclaimed
+        return held.map { .reply($0.call) } + [.releaseSensor(sensor)]
+    }
+
+    private mutating func clientLeft(_ name: String) -> [Action] {
+        for (call, question) in polkitQuestions where question.request.sender == name {
+            polkitQuestions[call]?.vanished = true
+        }
+        var actions: [Action] = []
+        for sensor in ProxySensor.allCases {
+            // Its claims waiting for a reading go unanswered.
+            if case .awaitingReading(let held, let settleBy) = claims[sensor, default: .unclaimed], held.contains(where: { $0.sender == name }) {
+                let (theirs, others) = (held.filter { $0.sender == name }, held.filter { $0.sender != name })
+                actions += theirs.map { .forget($0.call) }
+                claims[sensor] = .awaitingReading(held: others, settleBy: others.isEmpty ? nil : settleBy)
+            }
+            actions += dropClaim(of: name, on: sensor)
+        }
+        return actions
+    }
+
+    private func holds(_ sender: String, _ sensor: ProxySensor) -> Bool {
+        claimers.contains { $0.name == sender && $0.sensors.contains(sensor) }
+    }
+
+    private func heldClaims(of sensor: ProxySensor) -> [HeldClaim] {
+        if case .awaitingReading(let held, _) = claims[sensor, default: .unclaimed] { return held }
+        return []
+    }
+
+    // MARK: Properties
 
     private func isPresent(_ sensor: ProxySensor) -> Bool {
         switch sensor {
@@ -121,20 +302,38 @@ public struct SensorProxyState: Sendable {
         }
     }
 
-    private mutating func settling(_ sensor: ProxySensor) -> [Action] {
-        guard settleBy.removeValue(forKey: sensor) != nil else { return [] }
-        return [.settle(sensor)]
+    /// A sensor went away: the claims waiting for it are answered (with `Has…` false), and a
+    /// claim made after it comes back waits for its first reading again.
+    private mutating func gone(_ sensor: ProxySensor) -> [Action] {
+        guard claims[sensor, default: .unclaimed] != .unclaimed else { return [] }
+        let held = heldClaims(of: sensor)
+        claims[sensor] = .awaitingReading(held: [], settleBy: nil)
+        return held.map { .reply($0.call) }
     }
 
-    /// A new light, proximity or compass state: published when it differs; a sensor that went away
-    /// answers the claims waiting for it (with `Has…` false).
-    private mutating func update<Value: Equatable>(_ path: WritableKeyPath<SensorProxyState, Value>, to value: Value,
-                                                   publish: (Value) -> Action, sensor: ProxySensor, present: Bool) -> [Action] {
-        guard self[keyPath: path] != value else { return [] }
-        self[keyPath: path] = value
-        if present { return [publish(value)] }
-        // Gone: a claim made after it comes back waits for its first reading again.
-        current.remove(sensor)
-        return [publish(value)] + settling(sensor)
+    private mutating func changed(_ sensor: ProxySensor, presence: Bool, values: Bool, present: Bool) -> [Action] {
+        guard values else { return [] }
+        return signals(sensor, presenceChanged: presence, from: nil) + (presence && !present ? gone(sensor) : [])
+    }
+
+    /// The signals that tell the sensor's claimers of a change, in iio-sensor-proxy's order: on
+    /// the sensor's coming, its presence and values together; on its going, its presence alone;
+    /// else the values that changed (the accelerometer's orientation in a signal of its own:
+    /// iio-sway and iio-hyprland read only a signal's first property).
+    private func signals(_ sensor: ProxySensor, presenceChanged: Bool, from previous: ProxyAccelerometer?) -> [Action] {
+        let destinations = claimers(of: sensor)
+        guard !destinations.isEmpty else { return [] }
+        let properties = ProxyProperty.allCases.filter { $0.sensor == sensor }
+        let (presence, values) = (properties[0], Array(properties.dropFirst()))
+        let lists: [[ProxyProperty]]
+        if presenceChanged {
+            lists = [isPresent(sensor) ? properties : [presence]]
+        } else if let previous {
+            lists = [previous.orientation != accelerometer.orientation ? [.accelerometerOrientation] : [],
+                     previous.tilt != accelerometer.tilt ? [.accelerometerTilt] : []]
+        } else {
+            lists = [values]
+        }
+        return lists.filter { !$0.isEmpty }.map { .emit(ProxySignal($0, to: destinations)) }
     }
 }

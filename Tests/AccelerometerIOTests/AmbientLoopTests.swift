@@ -6,16 +6,23 @@ import Testing
     private let light = AmbientLoop.Found(device: "iio:device1 (als)", sysname: "iio:device1", interval: 0.8)
     private let proximity = AmbientLoop.Found(device: "iio:device2 (prox)", sysname: "iio:device2", interval: 0.7, nearLevel: 128)
 
-    /// Discovered both sensors at `time`, as at start, with nobody needing them.
+    /// Discovered both sensors at `time`, as at start, with nobody needing them: each is read
+    /// once (7 lux, far), and the start is announced after those reads.
     private func started(at time: Double = 0) -> AmbientLoop {
         var loop = AmbientLoop()
         #expect(loop.next(at: time) == .discover)
         loop.discovered(light: light, proximity: proximity, refusals: [], at: time)
         #expect(loop.next(at: time) == .report(.lightAppeared(device: "iio:device1 (als)")))
         #expect(loop.next(at: time) == .report(.proximityAppeared(device: "iio:device2 (prox)")))
-        #expect(loop.next(at: time) == .announceStart)
         #expect(loop.next(at: time) == .checkDemand)
         loop.demand(light: false, proximity: false, at: time)
+        #expect(loop.next(at: time) == .read(.light), "read once when it appears, needed or not")
+        loop.readFinished(.light, .value(7), at: time)
+        #expect(loop.next(at: time) == .report(.lightLevel(7)))
+        #expect(loop.next(at: time) == .read(.proximity))
+        loop.readFinished(.proximity, .value(0), at: time)
+        #expect(loop.next(at: time) == .report(.proximity(near: false)))
+        #expect(loop.next(at: time) == .announceStart, "after the first reads: what they read is known at start")
         return loop
     }
 
@@ -221,10 +228,13 @@ import Testing
         #expect(loop.next(at: 0) == .discover)
         loop.discovered(light: nil, proximity: nil, compass: compass, refusals: [], at: 0)
         #expect(loop.next(at: 0) == .report(.compassAppeared(device: "iio:device3 (magn_3d)")))
-        #expect(loop.next(at: 0) == .announceStart)
         #expect(loop.next(at: 0) == .checkDemand)
         loop.demand(light: true, proximity: true, compass: false, at: 0)
-        #expect(loop.next(at: 0) == .sleep(until: .infinity), "unclaimed: never read")
+        #expect(loop.next(at: 0) == .read(.compass), "read once when it appears")
+        loop.readFinished(.compass, .value(90), at: 0)
+        #expect(loop.next(at: 0) == .report(.compassHeading(90)))
+        #expect(loop.next(at: 0) == .announceStart)
+        #expect(loop.next(at: 0) == .sleep(until: .infinity), "unclaimed: not read again")
         #expect(loop.next(at: 3) == .checkDemand)
         loop.demand(light: false, proximity: false, compass: true, at: 3)
         #expect(loop.next(at: 3) == .read(.compass), "read at once when claimed")
@@ -252,8 +262,11 @@ import Testing
         _ = loop.next(at: 0)
         loop.discovered(light: nil, proximity: nil, compass: compass, refusals: [], at: 0)
         #expect(loop.next(at: 0) == .report(.compassAppeared(device: "iio:device3 (magn_3d)")))
-        #expect(loop.next(at: 0) == .announceStart)
         loop.hotplug(HotplugEvent(action: .remove, sysname: "iio:device3"), at: 1)
         #expect(loop.next(at: 1) == .report(.compassGone(reason: "iio:device3 was removed")))
+        #expect(loop.next(at: 1) == .announceStart, "removed before its first read: the start is not held up")
+        #expect(loop.next(at: 1) == .checkDemand)
+        loop.demand(light: false, proximity: false, compass: true, at: 1)
+        #expect(loop.next(at: 1) == .sleep(until: .infinity), "nothing left to read")
     }
 }

@@ -43,27 +43,28 @@ extension IntegrationTests {
             loop.run()
             """
 
-        /// Found at start (HasCompass true, heading -1 until read), not read without a claim; a
-        /// claim is answered with the heading read, new headings reach the claimer, and the reads
-        /// stop when the claimer leaves.
+        /// Found at start and read once then (HasCompass true, the heading it read), not read
+        /// again without a claim; a claim is answered with the heading read after it (the compass
+        /// turned meanwhile), new headings reach the claimer, and the reads stop when the claimer leaves.
         @Test func aClaimedCompassGivesTheHeadingAndAnUnclaimedOneIsNotRead() throws {
             let bench = try SensorProxyBench()
             let sensor = try EmulatedAccelerometer.withAmbientSensors(light: false, proximity: false, compass: true, heading: 123.5)
             let daemon = try bench.orientd(sensor)
             let reads = try Self.headingReads(of: sensor)
             #expect(waitUntil(timeout: 10) { Self.property("HasCompass", on: bench) == "b true" }, "\(daemon.log)")
-            #expect(Self.property("CompassHeading", on: bench) == "d -1")
+            #expect(Self.property("CompassHeading", on: bench) == "d 123.5", "read when found")
             #expect(daemon.log.contains("found the compass iio:device3 (magn_3d)"), "\(daemon.log)")
             _ = reads.take()
             Thread.sleep(forTimeInterval: 2)  // the window in which nothing may be read: three intervals
             #expect(reads.take() == 0, "without a claim, orientd must not read the compass")
+            sensor.setCompass(heading: 150.5)
 
             let client = try ChildProcess("/usr/bin/env", Self.unprivileged(["/usr/bin/python3", "-c", Self.claimAndFollow]),
                                           environment: bench.environment, standardError: bench.directory + "/compass-client.log")
             defer { client.stop() }
             let clientErrors = { (try? String(contentsOfFile: bench.directory + "/compass-client.log", encoding: .utf8)) ?? "" }
             try #require(client.waitForLine(containing: "claimed"), "\(client.outputText)\(clientErrors())\n\(daemon.log)")
-            #expect(client.output.first { $0.text.hasPrefix("claimed") }?.text == "claimed True 123.5", "\(client.outputText)")
+            #expect(client.output.first { $0.text.hasPrefix("claimed") }?.text == "claimed True 150.5", "\(client.outputText)")
             sensor.setCompass(heading: 200.25)
             #expect(client.waitForLine(containing: "changed 200.25"), "\(client.outputText)\n\(daemon.log)")
             #expect(Self.property("CompassHeading", on: bench) == "d 200.25")

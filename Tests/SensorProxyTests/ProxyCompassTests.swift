@@ -14,36 +14,38 @@ import Testing
         #expect(ProxyCompass().heading == -1)
         #expect(!ProxyCompass().present)
         #expect(SensorProxyState().compass == ProxyCompass())
+        #expect(SensorProxyState().value(of: .compassHeading) == .number(-1))
     }
 
     /// A claim holds the compass, waits for its first heading, then the compass is let go.
     @Test func aClaimHoldsTheCompassAndIsAnsweredAfterItsFirstHeading() {
         var state = SensorProxyState()
-        #expect(state.handle(.compass(Self.present())) == [.publishCompass(Self.present())])
-        #expect(state.handle(.claimsChanged(.compass, claimed: true)) == [.holdSensor(.compass)])
-        _ = state.handle(.claimArrived(.compass, at: 1))
-        #expect(!state.answerNow, "present: the claim waits for a heading")
-        #expect(state.nextDeadline == 1 + SensorProxyState.settleAfter)
-        #expect(state.handle(.compass(Self.present(heading: 123.5))) == [.publishCompass(Self.present(heading: 123.5))])
-        #expect(state.handle(.sensorRead(.compass)) == [.settle(.compass)])
-        #expect(state.compass.heading == 123.5)
+        #expect(state.handle(.compass(Self.present())) == [], "nobody claims it: nobody is told")
+        #expect(state.handle(.claim(1, .compass, at: 1)) == [.holdSensor(.compass)], "present: the claim waits for a heading")
+        #expect(state.nextDeadline == 1 + ProxyLimits().settleAfter)
+        #expect(state.handle(.compass(Self.present(heading: 123.5))) == [.emit(ProxySignal([.compassHeading], to: [":1.1"]))])
+        #expect(state.handle(.sensorRead(.compass)) == [.reply(1)])
+        #expect(state.value(of: .compassHeading) == .number(123.5))
         #expect(state.handle(.compass(Self.present(heading: 123.5))) == [], "an unchanged heading is not published again")
-        #expect(state.handle(.claimsChanged(.compass, claimed: false)) == [.releaseSensor(.compass)])
+        #expect(state.handle(.release(2, .compass)) == [.releaseSensor(.compass), .reply(2)])
     }
 
     /// iio-sensor-proxy takes a claim whether there is a compass or not.
     @Test func withoutACompassAClaimIsAnsweredAtOnce() {
         var state = SensorProxyState()
-        #expect(state.handle(.claimsChanged(.compass, claimed: true)) == [.holdSensor(.compass)])
-        _ = state.handle(.claimArrived(.compass, at: 0))
-        #expect(state.answerNow)
+        #expect(state.handle(.claim(1, .compass)) == [.holdSensor(.compass), .reply(1)])
     }
 
     @Test func aCompassThatGoesAwayAnswersTheClaimsWaitingForIt() {
         var state = SensorProxyState()
         _ = state.handle(.compass(Self.present()))
-        _ = state.handle(.claimsChanged(.compass, claimed: true))
-        _ = state.handle(.claimArrived(.compass, at: 0))
-        #expect(state.handle(.compass(ProxyCompass())) == [.publishCompass(ProxyCompass()), .settle(.compass)])
+        _ = state.handle(.claim(1, .compass))
+        #expect(state.handle(.compass(ProxyCompass())) == [.emit(ProxySignal([.hasCompass], to: [":1.1"])), .reply(1)])
+    }
+
+    /// geoclue claims the compass as a system user: polkit is not asked.
+    @Test func theCompassIsClaimedWithoutPolkit() {
+        var state = SensorProxyState(checksPolkit: true)
+        #expect(state.handle(.claim(1, .compass)) == [.holdSensor(.compass), .reply(1)])
     }
 }

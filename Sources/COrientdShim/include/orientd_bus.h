@@ -1,7 +1,8 @@
 // iio-sensor-proxy's D-Bus interface (net.hadess.SensorProxy) served through libsystemd's sd-bus.
-// The vtable, the variadic sd-bus calls, claim tracking and polkit checks live here; Swift sees
-// an opaque handle, plain setters and three callbacks. Every call happens on one thread: the one
-// that waits on orientd_bus_fd (sd-bus is not thread-safe).
+// A transport: the vtable and the variadic sd-bus calls live here; the calls and the bus's news
+// go to Swift as events, and Swift's decisions (answer, refuse, ask polkit, tell a client) come
+// back as calls. Who claims what, the limits and the property values are Swift's. Every call
+// happens on one thread: the one that waits on orientd_bus_fd (sd-bus is not thread-safe).
 #ifndef ORIENTD_BUS_H
 #define ORIENTD_BUS_H
 
@@ -30,26 +31,60 @@ enum orientd_bus_name_state {
     ORIENTD_BUS_NAME_REFUSED = 3,
 };
 
+/// The properties of the two interfaces; the values index tables on both sides.
+enum orientd_bus_property {
+    ORIENTD_BUS_HAS_ACCELEROMETER = 0,
+    ORIENTD_BUS_ACCELEROMETER_ORIENTATION,
+    ORIENTD_BUS_ACCELEROMETER_TILT,
+    ORIENTD_BUS_HAS_AMBIENT_LIGHT,
+    ORIENTD_BUS_LIGHT_LEVEL_UNIT,
+    ORIENTD_BUS_LIGHT_LEVEL,
+    ORIENTD_BUS_HAS_PROXIMITY,
+    ORIENTD_BUS_PROXIMITY_NEAR,
+    ORIENTD_BUS_HAS_COMPASS,
+    ORIENTD_BUS_COMPASS_HEADING,
+};
+
+/// What polkit said about a call.
+enum orientd_bus_polkit_answer {
+    ORIENTD_BUS_POLKIT_AUTHORIZED = 0,
+    ORIENTD_BUS_POLKIT_DENIED = 1,
+    /// polkit is not running or did not answer: the message says why.
+    ORIENTD_BUS_POLKIT_UNREACHABLE = 2,
+    /// polkit answered with an error: the message says which.
+    ORIENTD_BUS_POLKIT_FAILED = 3,
+};
+
+/// A Claim or Release call held until Swift answers it: an sd-bus message, referenced.
+typedef struct orientd_bus_call orientd_bus_call;
+
+/// A property's value, as Swift gives it: the member its D-Bus type uses.
+typedef struct {
+    bool boolean;
+    double number;
+    char text[32];
+} orientd_bus_value;
+
 typedef struct {
     void *context;
-    /// The first client claimed `sensor` (wanted) or the last one released it or left the bus.
-    void (*demand_changed)(void *context, int sensor, bool wanted);
-    /// A claim of `sensor` was accepted. Return true when the properties already hold a current
-    /// value (the reply goes at once), false to hold the reply until orientd_bus_settle.
-    bool (*claim_is_current)(void *context, int sensor);
+    /// A Claim (claiming) or Release of `sensor` from `sender`. Swift owns `call` from here and
+    /// answers it with orientd_bus_reply or orientd_bus_refuse, or lets it go with orientd_bus_forget.
+    void (*called)(void *context, orientd_bus_call *call, const char *sender, int sensor, bool claiming);
+    /// The client with this unique name left the bus.
+    void (*client_left)(void *context, const char *name);
+    /// polkit's answer about `call` (one orientd_bus_ask_polkit asked about); message says why.
+    void (*polkit_answered)(void *context, orientd_bus_call *call, int answer, const char *message);
+    /// Writes the current value of `property` (enum orientd_bus_property) into `value`.
+    void (*get_property)(void *context, int property, orientd_bus_value *value);
     /// What became of the bus name; message is a reason (may be empty).
     void (*name_changed)(void *context, int state, const char *message);
-    /// polkit answered (reachable), or could not be asked (not running, or it failed; the claim
-    /// was refused): message says why.
-    void (*polkit_answers)(void *context, bool reachable, const char *message);
 } orientd_bus_callbacks;
 
 /// Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS when set) and serves the objects; the name
-/// is asked for with orientd_bus_request_name, once the properties say what there is. With check_polkit every
-/// Claim/Release of the accelerometer, light and proximity sensors is authorized through polkit
-/// (action net.hadess.SensorProxy.claim-sensor), as iio-sensor-proxy 3.4 and later do.
+/// is asked for with orientd_bus_request_name, once the properties say what there is.
 /// On failure returns NULL and writes the reason into error.
-orientd_bus *orientd_bus_open(orientd_bus_callbacks callbacks, bool check_polkit, char *error, size_t error_length);
+orientd_bus *orientd_bus_open(orientd_bus_callbacks callbacks, char *error, size_t error_length);
+/// Leaves the bus. Calls Swift still holds must be let go (orientd_bus_forget) first.
 void orientd_bus_close(orientd_bus *bus);
 /// Asks for net.hadess.SensorProxy: replacing an owner that allows it, else queued behind it.
 /// Returns 0 or a negative errno value; the outcome comes through name_changed.
@@ -64,14 +99,18 @@ int orientd_bus_timeout_ms(orientd_bus *bus);
 /// connection is gone.
 int orientd_bus_process(orientd_bus *bus);
 
-/// New property values. Each setter tells the clients that claimed the sensor what changed, in
-/// iio-sensor-proxy's order (the orientation alone in its own signal).
-void orientd_bus_set_accelerometer(orientd_bus *bus, bool present, const char *orientation, const char *tilt);
-void orientd_bus_set_light(orientd_bus *bus, bool present, double level, const char *unit);
-void orientd_bus_set_proximity(orientd_bus *bus, bool present, bool near);
-void orientd_bus_set_compass(orientd_bus *bus, bool present, double heading);
-
-/// Answers the claims of `sensor` held for a current value.
-void orientd_bus_settle(orientd_bus *bus, int sensor);
+/// Answers `call` with success, or with the D-Bus error `name` and `message`; either way the
+/// call is gone afterwards.
+void orientd_bus_reply(orientd_bus *bus, orientd_bus_call *call);
+void orientd_bus_refuse(orientd_bus *bus, orientd_bus_call *call, const char *name, const char *message);
+/// Lets `call` go unanswered (its sender left the bus).
+void orientd_bus_forget(orientd_bus_call *call);
+/// Asks polkit whether the sender of `call` may claim sensors (net.hadess.SensorProxy.claim-sensor),
+/// without waiting: the answer comes through polkit_answered. Returns 0, or a negative errno
+/// value when polkit could not be asked (nothing will come).
+int orientd_bus_ask_polkit(orientd_bus *bus, orientd_bus_call *call);
+/// One PropertiesChanged signal to `destination` with these properties, in this order (all of
+/// one interface), their values from get_property.
+void orientd_bus_emit(orientd_bus *bus, const int *properties, size_t count, const char *destination);
 
 #endif
