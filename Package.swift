@@ -36,9 +36,10 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
 
-        // iio-sensor-proxy's D-Bus interface (net.hadess.SensorProxy), for desktops that know only it.
+        // iio-sensor-proxy's D-Bus interface (net.hadess.SensorProxy), for desktops that know only
+        // it: a view of the hub, as the socket is.
         .target(name: "SensorProxy", dependencies: [
-            "AccelerometerIO", "COrientdShim", "OrientationCore",
+            "AccelerometerIO", "COrientdShim", "OrientationCore", "OrientdHub", "OrientdProtocol",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -118,7 +119,7 @@ let package = Package(
 
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore", "ScenarioCorpus"]),
         .testTarget(name: "AccelerometerIOTests", dependencies: ["AccelerometerIO", "OrientationCore"]),
-        .testTarget(name: "SensorProxyTests", dependencies: ["SensorProxy", "OrientationCore"]),
+        .testTarget(name: "SensorProxyTests", dependencies: ["SensorProxy", "OrientationCore", "OrientdHub", "OrientdProtocol"]),
         .testTarget(name: "OrientdProtocolTests", dependencies: ["OrientdProtocol"]),
         .testTarget(name: "ScreenRotationTests", dependencies: ["ScreenRotation", "OrientationCore"]),
         // The hub in process: connections through NIO's EmbeddedChannel, no sockets, no sensor.

@@ -5,7 +5,7 @@ import OrientationCore
 /// Finds and reads the ambient light and proximity sensors and the compass of one libiio context
 /// on a thread of its own (a libiio context stays on one thread), the way iio-sensor-proxy's
 /// iio-poll-als, iio-poll-proximity and iio-buffer-compass drivers do (the compass's heading is
-/// polled from sysfs, not from a buffer), and reports what it learns through `onEvent`.
+/// polled from sysfs, not from a buffer), and reports what it learns to the function `start` is given.
 ///
 /// The sensors are found at `start` whatever the demand, so their presence is known before anyone
 /// asks for them, and again when udev adds or changes an IIO device (`hotplug`). Each is read only
@@ -21,28 +21,25 @@ public final class AmbientSensorPoller: @unchecked Sendable {
 
     private let uri: String
     private let logger: Logger
-    private let onEvent: @Sendable (AmbientEvent) -> Void
     private let thread = FeedThread()
     private let hotplugEvents = HotplugInbox()
 
-    /// - Parameters:
-    ///   - uri: the libiio context ("local:", "ip:host").
-    ///   - onEvent: called on the poller's thread.
-    public init(uri: String, logger: Logger, onEvent: @escaping @Sendable (AmbientEvent) -> Void) {
+    /// - Parameter uri: the libiio context ("local:", "ip:host").
+    public init(uri: String, logger: Logger) {
         self.uri = uri
         self.logger = logger
-        self.onEvent = onEvent
     }
 
-    /// Starts the thread and returns once the first discovery is over: the sensors found have
-    /// been reported (`lightAppeared`, `proximityAppeared`, `compassAppeared`) by then.
-    public func start() {
+    /// Starts the thread and returns once the first discovery and the first reads are over: the
+    /// sensors found and what they read have been reported to `report` (called on the poller's
+    /// thread) by then.
+    public func start(reporting report: @escaping @Sendable (AmbientEvent) -> Void) {
         lightDemand.onDemand { [thread] in thread.wake() }
         proximityDemand.onDemand { [thread] in thread.wake() }
         compassDemand.onDemand { [thread] in thread.wake() }
         let discovered = Latch()
         thread.start(name: "orientd-ambient") { [self] in
-            run(announcing: { discovered.open() })
+            run(reporting: report, announcing: { discovered.open() })
         }
         discovered.wait()
     }
@@ -58,7 +55,7 @@ public final class AmbientSensorPoller: @unchecked Sendable {
 
     /// The thread's loop: does what `AmbientLoop` decides, one action at a time, and tells it what
     /// came of each. The context and the sensors in it stay on this thread.
-    private func run(announcing announceStart: () -> Void) {
+    private func run(reporting report: (AmbientEvent) -> Void, announcing announceStart: () -> Void) {
         var loop = AmbientLoop()
         var found = AmbientDiscovery.Result()
         var startAnnounced = false
@@ -81,7 +78,7 @@ public final class AmbientSensorPoller: @unchecked Sendable {
                 loop.readFinished(.compass, found.compass?.read() ?? .failed(reason: "no compass", gone: true), at: MonotonicClock.now())
             case .report(let event):
                 log(event, found: found)
-                onEvent(event)
+                report(event)
             case .warn(let line):
                 logger.warning("\(line)")
             case .announceStart:

@@ -43,6 +43,38 @@ public final class OrientationHub: Sendable {
         var hingeChangedAt = WallClock.now()
         var light = AmbientSensor<AmbientLight>(timestamp: WallClock.now())
         var proximity = AmbientSensor<Proximity>(timestamp: WallClock.now())
+        var compass = CompassState()
+        /// Views other than the socket (the D-Bus face), told the facts after every change.
+        var observers: [@Sendable (HubFacts) -> Void] = []
+        /// How many hold each sensor (subscriptions, D-Bus claims).
+        var holds: [HubSensor: Int] = [:]
+        /// The ambient sensors whose value is fresh: reported since they were last woken.
+        var ambientFresh: Set<HubSensor> = []
+        /// Whoever waits for an ambient sensor's next reading.
+        var ambientWaiters: [HubSensor: [@Sendable () -> Void]] = [:]
+
+        var facts: HubFacts {
+            var facts = HubFacts()
+            facts.accelerometerAvailable = sensorAvailable
+            facts.orientation = orientation
+            (facts.lightAvailable, facts.light) = (light.available, light.value)
+            (facts.proximityAvailable, facts.proximityNear) = (proximity.available, proximity.value?.near)
+            (facts.compassAvailable, facts.compassHeading) = (compass.device != nil, compass.heading)
+            return facts
+        }
+
+        /// Tells the observers the facts; under the hub's lock, so they hear of changes in order.
+        func notifyObservers() {
+            guard !observers.isEmpty else { return }
+            let facts = self.facts
+            for observer in observers { observer(facts) }
+        }
+
+        /// An ambient sensor was read (or is gone): its waiters, taken, are to be told.
+        mutating func ambientRead(_ sensor: HubSensor) -> [@Sendable () -> Void] {
+            ambientFresh.insert(sensor)
+            return ambientWaiters.removeValue(forKey: sensor) ?? []
+        }
 
         /// Whoever waits for a fresh reading, taken: each is to be told (a reading came, or none will).
         mutating func takeFreshnessWaiters() -> [Int: @Sendable (Int) -> Void] {
@@ -70,6 +102,7 @@ public final class OrientationHub: Sendable {
         /// subscription's event loop receives updates in the order they happened (delivery only
         /// queues a task there).
         mutating func deliverUpdate() {
+            notifyObservers()
             update = makeUpdate()
             let update = self.update
             for (eventLoop, onThatLoop) in subscriptions.byLoop.values {
@@ -102,6 +135,7 @@ public final class OrientationHub: Sendable {
     private let demand: (any SensorDemand)?
     private let lightDemand: (any SensorDemand)?
     private let proximityDemand: (any SensorDemand)?
+    private let compassDemand: (any SensorDemand)?
     private let logger: Logger
     private let startedAt = NIODeadline.now()
     private let state: NIOLockedValueBox<State>
@@ -112,16 +146,19 @@ public final class OrientationHub: Sendable {
     /// - Parameters:
     ///   - lockStore: where the rotation lock persists; it is loaded now.
     ///   - demand: told who needs readings; nil when readings come regardless (a replayed trace).
-    ///   - lightDemand, proximityDemand: told who needs the ambient light and proximity sensors
-    ///     read; nil when there can be no such sensor (every hub but the main one).
+    ///   - lightDemand, proximityDemand, compassDemand: told who needs the ambient light and
+    ///     proximity sensors and the compass read; nil when there can be no such sensor (every
+    ///     hub but the main one).
     ///   - staleAfter: how old (seconds) the last reading may be for a request to be answered at
     ///     once; a few reading periods.
     public init(serverName: String, lockPolicy: LockPolicy, lockStore: RotationLockStore?,
                 demand: (any SensorDemand)?, lightDemand: (any SensorDemand)? = nil,
-                proximityDemand: (any SensorDemand)? = nil, staleAfter: Double = 0.5, logger: Logger) {
+                proximityDemand: (any SensorDemand)? = nil, compassDemand: (any SensorDemand)? = nil,
+                staleAfter: Double = 0.5, logger: Logger) {
         self.serverName = serverName
         self.lightDemand = lightDemand
         self.proximityDemand = proximityDemand
+        self.compassDemand = compassDemand
         self.lockPolicy = lockPolicy
         self.lockStore = lockStore
         self.demand = demand
@@ -247,10 +284,13 @@ public final class OrientationHub: Sendable {
     /// The ambient light sensor opened now (`device`: its name, for `status` and subscribers),
     /// or nil: there is none (not found, removed, or failing). Subscribers hear of a change.
     public func lightSensorChanged(device: String?) {
-        state.withLockedValue { state in
-            guard state.light.deviceChanged(to: device, at: WallClock.now()) else { return }
+        let waiters = state.withLockedValue { state in
+            guard state.light.deviceChanged(to: device, at: WallClock.now()) else { return [@Sendable () -> Void]() }
             state.deliverUpdate()
+            // Gone: nobody should wait for a reading that will not come.
+            return device == nil ? state.ambientRead(.light) : []
         }
+        for waiter in waiters { waiter() }
     }
 
     /// The light sensor read `level`: subscribers hear of a new one. Ignored while no light
@@ -259,26 +299,115 @@ public final class OrientationHub: Sendable {
         guard level.isFinite else { return }
         // Hundredths: finer is noise, and never -0.
         let light = AmbientLight(level: (level * 100).rounded() / 100 + 0, unit: unit)
-        state.withLockedValue { state in
-            guard state.light.read(light, at: WallClock.now()) else { return }
-            state.deliverUpdate()
+        let waiters = state.withLockedValue { state in
+            if state.light.read(light, at: WallClock.now()) { state.deliverUpdate() }
+            return state.ambientRead(.light)
         }
+        for waiter in waiters { waiter() }
     }
 
     /// The proximity sensor opened now, or nil: there is none. Subscribers hear of a change.
     public func proximitySensorChanged(device: String?) {
-        state.withLockedValue { state in
-            guard state.proximity.deviceChanged(to: device, at: WallClock.now()) else { return }
+        let waiters = state.withLockedValue { state in
+            guard state.proximity.deviceChanged(to: device, at: WallClock.now()) else { return [@Sendable () -> Void]() }
             state.deliverUpdate()
+            return device == nil ? state.ambientRead(.proximity) : []
         }
+        for waiter in waiters { waiter() }
     }
 
     /// The proximity sensor read `near` (something is close: `UIDevice.proximityState`):
     /// subscribers hear of a change. Ignored while no proximity sensor is known.
     public func publishProximity(near: Bool) {
+        let waiters = state.withLockedValue { state in
+            if state.proximity.read(Proximity(near: near), at: WallClock.now()) { state.deliverUpdate() }
+            return state.ambientRead(.proximity)
+        }
+        for waiter in waiters { waiter() }
+    }
+
+    /// The compass opened now (`device`), or nil: there is none. Its observers hear of a change
+    /// (the socket protocol has no compass).
+    public func compassSensorChanged(device: String?) {
+        let waiters = state.withLockedValue { state in
+            guard state.compass.device != device else { return [@Sendable () -> Void]() }
+            state.compass = CompassState(device: device, heading: nil)
+            state.notifyObservers()
+            return device == nil ? state.ambientRead(.compass) : []
+        }
+        for waiter in waiters { waiter() }
+    }
+
+    /// The compass read `heading` (degrees clockwise from magnetic north). Ignored while no
+    /// compass is known, and when not a finite number.
+    public func publishCompass(heading: Double) {
+        guard heading.isFinite else { return }
+        let waiters = state.withLockedValue { state in
+            guard state.compass.device != nil else { return [@Sendable () -> Void]() }
+            if state.compass.heading != heading {
+                state.compass.heading = heading
+                state.notifyObservers()
+            }
+            return state.ambientRead(.compass)
+        }
+        for waiter in waiters { waiter() }
+    }
+
+    // MARK: Views other than the socket
+
+    /// Tells `observer` the facts now and after every change, in order, from the thread that
+    /// made the change (under the hub's lock: it must only hand them on).
+    public func observe(_ observer: @escaping @Sendable (HubFacts) -> Void) {
         state.withLockedValue { state in
-            guard state.proximity.read(Proximity(near: near), at: WallClock.now()) else { return }
-            state.deliverUpdate()
+            state.observers.append(observer)
+            observer(state.facts)
+        }
+    }
+
+    /// Someone needs `sensor` read until `release`: a D-Bus claim, as a subscription holds it.
+    public func hold(_ sensor: HubSensor) {
+        let demand = demand(for: sensor)
+        state.withLockedValue { state in
+            state.holds[sensor, default: 0] += 1
+            // Woken from sleep: what it holds may be stale until its next reading.
+            if state.holds[sensor] == 1, demand?.isReading != true { state.ambientFresh.remove(sensor) }
+        }
+        demand?.hold()
+    }
+
+    public func release(_ sensor: HubSensor) {
+        state.withLockedValue { state in state.holds[sensor] = max(0, state.holds[sensor, default: 0] - 1) }
+        demand(for: sensor)?.release()
+    }
+
+    /// Calls `then` once `sensor`'s value is fresh: at once (on this thread) when it is (read
+    /// recently for someone, or no such sensor: no reading is coming), else from the sensor's
+    /// thread after its next reading. The wait every client's claim, `get` and `subscribe` share.
+    public func whenFresh(_ sensor: HubSensor, now: NIODeadline = .now(), then: @escaping @Sendable () -> Void) {
+        if sensor == .accelerometer {
+            if waitForFreshness(now: now, { _ in then() }) == nil { then() }
+            return
+        }
+        let freshNow = state.withLockedValue { state in
+            let available = switch sensor {
+            case .light: state.light.available
+            case .proximity: state.proximity.available
+            case .compass: state.compass.device != nil
+            case .accelerometer: state.sensorAvailable
+            }
+            guard available, !state.ambientFresh.contains(sensor) else { return true }
+            state.ambientWaiters[sensor, default: []].append(then)
+            return false
+        }
+        if freshNow { then() }
+    }
+
+    private func demand(for sensor: HubSensor) -> (any SensorDemand)? {
+        switch sensor {
+        case .accelerometer: demand
+        case .light: lightDemand
+        case .proximity: proximityDemand
+        case .compass: compassDemand
         }
     }
 
@@ -334,8 +463,8 @@ public final class OrientationHub: Sendable {
             return (subscription, start)
         }
         if parameters.needsSensor { demand?.hold() }
-        if parameters.needs(.light) { lightDemand?.hold() }
-        if parameters.needs(.proximity) { proximityDemand?.hold() }
+        if parameters.needs(.light) { hold(.light) }
+        if parameters.needs(.proximity) { hold(.proximity) }
         return (subscription, start)
     }
 
@@ -347,8 +476,8 @@ public final class OrientationHub: Sendable {
         guard removed else { return }
         let parameters = subscription.parameters
         if parameters.needsSensor { demand?.release() }
-        if parameters.needs(.light) { lightDemand?.release() }
-        if parameters.needs(.proximity) { proximityDemand?.release() }
+        if parameters.needs(.light) { release(.light) }
+        if parameters.needs(.proximity) { release(.proximity) }
     }
 
     /// How many subscriptions need `sensor` read: what its demand should be held for.

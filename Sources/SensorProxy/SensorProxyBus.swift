@@ -3,30 +3,28 @@ import COrientdShim
 import Glibc
 import Logging
 import OrientationCore
-import Synchronization
+import OrientdHub
 
 /// iio-sensor-proxy's D-Bus face (net.hadess.SensorProxy on the system bus), so that GNOME, KDE,
-/// phosh and every other client of iio-sensor-proxy use orientd unchanged. The C shim serves the
-/// messages; this keeps `SensorProxyState` and does what it decides. It lives on orientd's event
-/// thread (sd-bus is not thread-safe): the sensor threads hand their news over with `perform`.
+/// phosh and every other client of iio-sensor-proxy use orientd unchanged: a view of the hub,
+/// as the socket is. The C shim carries the messages; this keeps `SensorProxyState` and does
+/// what it decides. It lives on orientd's event thread (sd-bus is not thread-safe): the hub's
+/// facts and its answers to freshness waits are handed over with the loop's `perform`.
 public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
     private let loop: DescriptorLoop
     private let logger: Logger
-    /// What a claim holds for each sensor: the same demand a socket subscriber holds.
-    private let demands: [ProxySensor: ReadingDemand]
+    /// The one owner of the facts shown, of the sensors' demand and of every wait for a fresh reading.
+    private let hub: OrientationHub
     private var bus: OpaquePointer?
     private var state: SensorProxyState
-    /// Whether a claim waits for the accelerometer's next reading: only then is a reading news
-    /// for the event thread (otherwise every sample would wake it).
-    private let accelerometerAwaited = Atomic<Bool>(false)
 
     /// Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS when set) and joins `loop`. With
     /// `authorizeWithPolkit` every claim and release that changes something is authorized
     /// through polkit (action net.hadess.SensorProxy.claim-sensor), as iio-sensor-proxy 3.4 and
     /// later do.
-    public init(loop: DescriptorLoop, demands: [ProxySensor: ReadingDemand], authorizeWithPolkit: Bool, logger: Logger) throws(SensorProxyError) {
+    public init(loop: DescriptorLoop, hub: OrientationHub, authorizeWithPolkit: Bool, logger: Logger) throws(SensorProxyError) {
         self.loop = loop
-        self.demands = demands
+        self.hub = hub
         self.logger = logger
         state = SensorProxyState(checksPolkit: authorizeWithPolkit)
         let callbacks = orientd_bus_callbacks(
@@ -35,7 +33,7 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
                 guard let call, let sender, let sensor = ProxySensor(rawValue: sensor) else { return }
                 let bus = SensorProxyBus.from(context)
                 let request = ProxyRequest(ProxyCall(bitPattern: call), from: String(cString: sender), claiming: claiming, sensor)
-                bus.step(.called(request, reading: bus.sensorsBeingRead, at: MonotonicClock.now()))
+                bus.step(.called(request, at: MonotonicClock.now()))
             },
             client_left: { context, name in
                 guard let name else { return }
@@ -45,7 +43,7 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
                 guard let call else { return }
                 let bus = SensorProxyBus.from(context)
                 let reason = message.map { String(cString: $0) } ?? ""
-                bus.step(.polkitAnswered(ProxyCall(bitPattern: call), PolkitAnswer(answer, reason), reading: bus.sensorsBeingRead, at: MonotonicClock.now()))
+                bus.step(.polkitAnswered(ProxyCall(bitPattern: call), PolkitAnswer(answer, reason), at: MonotonicClock.now()))
             },
             get_property: { context, property, value in
                 guard let value, let property = ProxyProperty(rawValue: property) else { return }
@@ -60,6 +58,7 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
         }
         self.bus = bus
         loop.add(self)
+        hub.observe { [loop, unowned self] facts in loop.perform { self.step(.facts(facts)) } }
     }
 
     /// Asks for net.hadess.SensorProxy, after what orientd knows of its sensors: a client reads
@@ -77,27 +76,6 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
         for call in state.unansweredCalls { orientd_bus_forget(Self.handle(call)) }
         orientd_bus_close(bus)
         bus = nil
-    }
-
-    // MARK: News from the sensors, from any thread
-
-    public func accelerometerPresent(_ present: Bool) { perform(.accelerometerPresent(present)) }
-    public func orientationDecided(_ orientation: Orientation) { perform(.orientationDecided(orientation)) }
-    public func accelerometerRead() {
-        if accelerometerAwaited.load(ordering: .relaxed) { perform(.sensorRead(.accelerometer)) }
-    }
-
-    /// `read`: the sensor was read for this news (a claim waiting for it may be answered).
-    public func lightChanged(_ light: ProxyLight, read: Bool) { perform(.light(light), reading: read ? .light : nil) }
-    public func proximityChanged(_ proximity: ProxyProximity, read: Bool) { perform(.proximity(proximity), reading: read ? .proximity : nil) }
-    public func compassChanged(_ compass: ProxyCompass, read: Bool) { perform(.compass(compass), reading: read ? .compass : nil) }
-
-    /// Hands `event` to the state on the event thread, then the reading of `sensor` if any.
-    private func perform(_ event: SensorProxyState.Event, reading sensor: ProxySensor? = nil) {
-        loop.perform { [self] in
-            step(event)
-            if let sensor { step(.sensorRead(sensor)) }
-        }
     }
 
     // MARK: The event thread
@@ -126,11 +104,6 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
         }
     }
 
-    /// The sensors being read now, for anyone: a first claim of one of them needs no wait.
-    private var sensorsBeingRead: Set<ProxySensor> {
-        Set(demands.filter { $0.value.isReading }.keys)
-    }
-
     /// Hands `event` to the state and does what it decides; on the event thread.
     private func step(_ event: SensorProxyState.Event) {
         var actions = state.handle(event)
@@ -138,7 +111,6 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
             let action = actions.removeFirst()
             actions += perform(action)
         }
-        accelerometerAwaited.store(state.awaitsReading(.accelerometer), ordering: .relaxed)
     }
 
     /// Does `action`; returns what the state decides about its outcome, if anything.
@@ -147,10 +119,12 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
         switch action {
         case .holdSensor(let sensor):
             logger.info("a D-Bus client claimed the \(sensor): reading it")
-            demands[sensor]?.hold()
+            hub.hold(sensor.hubSensor)
         case .releaseSensor(let sensor):
             logger.info("no D-Bus client claims the \(sensor) any more")
-            demands[sensor]?.release()
+            hub.release(sensor.hubSensor)
+        case .awaitFresh(let sensor):
+            hub.whenFresh(sensor.hubSensor) { [loop, unowned self] in loop.perform { self.step(.fresh(sensor)) } }
         case .reply(let call):
             orientd_bus_reply(bus, Self.handle(call))
         case .refuse(let call, let refusal):
@@ -228,6 +202,17 @@ extension ProxyValue {
                 buffer.copyBytes(from: bytes)
                 buffer[bytes.count] = 0
             }
+        }
+    }
+}
+
+extension ProxySensor {
+    var hubSensor: HubSensor {
+        switch self {
+        case .accelerometer: .accelerometer
+        case .light: .light
+        case .proximity: .proximity
+        case .compass: .compass
         }
     }
 }

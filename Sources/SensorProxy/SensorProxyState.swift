@@ -1,38 +1,38 @@
 import OrientationCore
+import OrientdHub
+import OrientdProtocol
 
 /// Everything the D-Bus face decides, as a pure step function: who claims which sensor (each
-/// sensor's first claim holds its demand, as a socket subscriber does; the last release, or the
-/// last claimer leaving the bus, lets it go), which calls polkit is asked about and within which
-/// limits, when a claim is answered, what the properties say, and who is told of a change.
-/// Time is passed in; `SensorProxyBus` performs the actions, and the C shim only carries
-/// messages.
+/// sensor's first claim holds it in the hub, as a socket subscriber does; the last release, or
+/// the last claimer leaving the bus, lets it go), which calls polkit is asked about and within
+/// which limits, when a claim is answered, what the properties show of the hub's facts, and who
+/// is told of a change. Time is passed in; `SensorProxyBus` performs the actions, and the C shim
+/// only carries messages.
 ///
-/// A claim is answered once the claimed sensor has been read since it was claimed, so that a
-/// client's `Get` right after `ClaimAccelerometer` (mutter's way) sees the real orientation; at
-/// once when the sensor is already being read for someone else, or absent; and after
-/// `limits.settleAfter` seconds at the latest, with what is known, if the sensor does not answer.
+/// A claim is answered once the hub says the claimed sensor's value is fresh (`awaitFresh`, the
+/// wait a socket client's `get` and `subscribe` share), so that a client's `Get` right after
+/// `ClaimAccelerometer` (mutter's way) sees the real orientation; at once when the sensor is
+/// absent; and after `limits.settleAfter` seconds at the latest, with what is known.
 public struct SensorProxyState: Sendable {
     public enum Event: Equatable, Sendable {
-        /// A Claim… or Release… call. `reading`: the sensors being read now for anyone (a
-        /// socket subscriber), whose properties are current.
-        case called(ProxyRequest, reading: Set<ProxySensor> = [], at: Double)
+        /// A Claim… or Release… call.
+        case called(ProxyRequest, at: Double)
         /// polkit's answer about a call `askPolkit` asked about.
-        case polkitAnswered(ProxyCall, PolkitAnswer, reading: Set<ProxySensor> = [], at: Double)
+        case polkitAnswered(ProxyCall, PolkitAnswer, at: Double)
         /// A client left the bus: its claims go, and answers to it are dropped.
         case clientLeft(String)
-        case accelerometerPresent(Bool)
-        case orientationDecided(Orientation)
-        /// The sensor was read (or failed to be): what it says is in the properties now.
-        case sensorRead(ProxySensor)
-        case light(ProxyLight)
-        case proximity(ProxyProximity)
-        case compass(ProxyCompass)
+        /// What the hub holds now.
+        case facts(HubFacts)
+        /// The hub says the sensor's value is fresh (the wait `awaitFresh` began is over).
+        case fresh(ProxySensor)
         case time(Double)
     }
 
     public enum Action: Equatable, Sendable {
         case holdSensor(ProxySensor)
         case releaseSensor(ProxySensor)
+        /// Ask the hub to say when the sensor's value is fresh; the answer comes as `fresh`.
+        case awaitFresh(ProxySensor)
         /// Answer the call (success).
         case reply(ProxyCall)
         case refuse(ProxyCall, ProxyRefusal)
@@ -48,9 +48,10 @@ public struct SensorProxyState: Sendable {
     /// A sensor's claims.
     private enum Claims: Equatable, Sendable {
         case unclaimed
-        /// Claimed, and not read since: claims wait in `held` until a reading, or `settleBy`.
+        /// Claimed, and not known fresh since: claims wait in `held` until the hub says it is,
+        /// or `settleBy`.
         case awaitingReading(held: [HeldClaim], settleBy: Double?)
-        /// Claimed and read since the claims began: a claim is answered at once.
+        /// Claimed, and fresh since the claims began: a claim is answered at once.
         case current
     }
 
@@ -131,41 +132,18 @@ public struct SensorProxyState: Sendable {
 
     public mutating func handle(_ event: Event) -> [Action] {
         switch event {
-        case .called(let request, let reading, let time):
-            return called(request, reading: reading, at: time)
-        case .polkitAnswered(let call, let answer, let reading, let time):
-            return polkitAnswered(call, answer, reading: reading, at: time)
+        case .called(let request, let time):
+            return called(request, at: time)
+        case .polkitAnswered(let call, let answer, let time):
+            return polkitAnswered(call, answer, at: time)
         case .clientLeft(let name):
             return clientLeft(name)
-        case .accelerometerPresent(let present):
-            guard present != accelerometer.present else { return [] }
-            let previous = accelerometer
-            accelerometer = ProxyAccelerometer()
-            accelerometer.present = present
-            return signals(.accelerometer, presenceChanged: true, from: previous) + (present ? [] : gone(.accelerometer))
-        case .orientationDecided(let orientation):
-            var next = accelerometer
-            next.follow(orientation)
-            guard next != accelerometer else { return [] }
-            let previous = accelerometer
-            accelerometer = next
-            return signals(.accelerometer, presenceChanged: false, from: previous)
-        case .sensorRead(let sensor):
+        case .facts(let facts):
+            return show(facts)
+        case .fresh(let sensor):
             guard case .awaitingReading(let held, _) = claims[sensor, default: .unclaimed] else { return [] }
             claims[sensor] = .current
             return held.map { .reply($0.call) }
-        case .light(let new):
-            let old = light
-            light = new
-            return changed(.light, presence: old.present != new.present, values: old != new, present: new.present)
-        case .proximity(let new):
-            let old = proximity
-            proximity = new
-            return changed(.proximity, presence: old.present != new.present, values: old != new, present: new.present)
-        case .compass(let new):
-            let old = compass
-            compass = new
-            return changed(.compass, presence: old.present != new.present, values: old != new, present: new.present)
         case .time(let now):
             return ProxySensor.allCases.flatMap { sensor -> [Action] in
                 guard case .awaitingReading(let held, let settleBy?) = claims[sensor, default: .unclaimed], settleBy <= now else { return [] }
@@ -175,13 +153,79 @@ public struct SensorProxyState: Sendable {
         }
     }
 
+    // MARK: The hub's facts
+
+    /// The hub's facts as iio-sensor-proxy's properties: a value the hub does not know right now
+    /// (asleep, not read yet) keeps what was shown.
+    private mutating func show(_ facts: HubFacts) -> [Action] {
+        var light = ProxyLight()
+        if facts.lightAvailable {
+            light = self.light
+            light.present = true
+            if let value = facts.light { (light.level, light.unit) = (value.level, value.unit.rawValue) }
+        }
+        var proximity = ProxyProximity()
+        if facts.proximityAvailable {
+            proximity = self.proximity
+            proximity.present = true
+            if let near = facts.proximityNear { proximity.near = near }
+        }
+        var compass = ProxyCompass()
+        if facts.compassAvailable {
+            compass = self.compass
+            compass.present = true
+            if let heading = facts.compassHeading { compass.heading = heading }
+        }
+        return accelerometer(present: facts.accelerometerAvailable) + (facts.accelerometerAvailable ? follow(facts.orientation) : [])
+            + changed(light: light) + changed(proximity: proximity) + changed(compass: compass)
+    }
+
+    private mutating func accelerometer(present: Bool) -> [Action] {
+        switch present {
+        case accelerometer.present:
+            return []
+        default:
+            let previous = accelerometer
+            accelerometer = ProxyAccelerometer()
+            accelerometer.present = present
+            return signals(.accelerometer, presenceChanged: true, from: previous) + (present ? [] : gone(.accelerometer))
+        }
+    }
+
+    private mutating func follow(_ orientation: Orientation) -> [Action] {
+        var next = accelerometer
+        next.follow(orientation)
+        guard next != accelerometer else { return [] }
+        let previous = accelerometer
+        accelerometer = next
+        return signals(.accelerometer, presenceChanged: false, from: previous)
+    }
+
+    private mutating func changed(light new: ProxyLight) -> [Action] {
+        let old = light
+        light = new
+        return changed(.light, presence: old.present != new.present, values: old != new, present: new.present)
+    }
+
+    private mutating func changed(proximity new: ProxyProximity) -> [Action] {
+        let old = proximity
+        proximity = new
+        return changed(.proximity, presence: old.present != new.present, values: old != new, present: new.present)
+    }
+
+    private mutating func changed(compass new: ProxyCompass) -> [Action] {
+        let old = compass
+        compass = new
+        return changed(.compass, presence: old.present != new.present, values: old != new, present: new.present)
+    }
+
     // MARK: Calls
 
-    private mutating func called(_ request: ProxyRequest, reading: Set<ProxySensor>, at time: Double) -> [Action] {
+    private mutating func called(_ request: ProxyRequest, at time: Double) -> [Action] {
         // A call that changes nothing (a claim of what one holds, a release of what one does not)
         // costs polkit nothing; nor does the compass.
         let changes = request.claiming != holds(request.sender, request.sensor)
-        guard checksPolkit, request.sensor != .compass, changes else { return perform(request, reading: reading, at: time) }
+        guard checksPolkit, request.sensor != .compass, changes else { return perform(request, at: time) }
         let asked = polkitQuestions.values.filter { $0.request.sender == request.sender }.count
         guard polkitQuestions.count < limits.polkitQuestions, asked < limits.polkitQuestionsPerClient else {
             return [.refuse(request.call, .tooManyPolkitQuestions)]
@@ -191,7 +235,7 @@ public struct SensorProxyState: Sendable {
         return [.askPolkit(request.call)]
     }
 
-    private mutating func polkitAnswered(_ call: ProxyCall, _ answer: PolkitAnswer, reading: Set<ProxySensor>, at time: Double) -> [Action] {
+    private mutating func polkitAnswered(_ call: ProxyCall, _ answer: PolkitAnswer, at time: Double) -> [Action] {
         guard let question = polkitQuestions.removeValue(forKey: call) else {
             assertionFailure("polkit answered about call \(call), which it was not asked about")
             return []
@@ -199,7 +243,7 @@ public struct SensorProxyState: Sendable {
         guard !question.vanished else { return [.forget(call)] }
         switch answer {
         case .authorized:
-            return reachability(true, "") + perform(question.request, reading: reading, at: time)
+            return reachability(true, "") + perform(question.request, at: time)
         case .denied:
             return reachability(true, "") + [.refuse(call, .notAuthorized("Sensor claim not allowed"))]
         case .unreachable(let why):
@@ -215,11 +259,11 @@ public struct SensorProxyState: Sendable {
         return [.polkitReachable(reachable, reason: reason)]
     }
 
-    private mutating func perform(_ request: ProxyRequest, reading: Set<ProxySensor>, at time: Double) -> [Action] {
-        request.claiming ? claim(request, reading: reading, at: time) : release(request)
+    private mutating func perform(_ request: ProxyRequest, at time: Double) -> [Action] {
+        request.claiming ? claim(request, at: time) : release(request)
     }
 
-    private mutating func claim(_ request: ProxyRequest, reading: Set<ProxySensor>, at time: Double) -> [Action] {
+    private mutating func claim(_ request: ProxyRequest, at time: Double) -> [Action] {
         let sensor = request.sensor
         var actions: [Action] = []
         if let index = claimers.firstIndex(where: { $0.name == request.sender }) {
@@ -229,8 +273,7 @@ public struct SensorProxyState: Sendable {
             claimers.append((request.sender, [sensor]))
         }
         if claims[sensor, default: .unclaimed] == .unclaimed {
-            // Read for someone else already: what the properties say is current.
-            claims[sensor] = reading.contains(sensor) ? .current : .awaitingReading(held: [], settleBy: nil)
+            claims[sensor] = .awaitingReading(held: [], settleBy: nil)
             actions.append(.holdSensor(sensor))
         }
         switch claims[sensor, default: .unclaimed] {
@@ -242,6 +285,8 @@ public struct SensorProxyState: Sendable {
             if !isPresent(sensor) || held.count >= limits.heldClaims {
                 actions.append(.reply(request.call))
             } else {
+                // The first claim held asks the hub; the claims held after it wait for the same answer.
+                if held.isEmpty { actions.append(.awaitFresh(sensor)) }
                 held.append(HeldClaim(call: request.call, sender: request.sender))
                 claims[sensor] = .awaitingReading(held: held, settleBy: settleBy ?? time + limits.settleAfter)
             }

@@ -4,7 +4,6 @@ import NIOConcurrencyHelpers
 import OrientationCore
 import OrientdHub
 import OrientdProtocol
-import SensorProxy
 
 /// Sensor readings → classifier → hub, on the sensor thread: the I/O around `ReadingPipeline`,
 /// which decides what each reading means; this tells the hub and the log. Orientation changes
@@ -17,19 +16,16 @@ final class OrientationPipeline: @unchecked Sendable {
     private var state: ReadingPipeline
     private let newSettings = NIOLockedValueBox<ClassifierSettings?>(nil)
     private let hub: OrientationHub
-    /// iio-sensor-proxy's D-Bus face, told what the hub is told (the main feed's pipeline only).
-    private let sensorProxy: SensorProxyBus?
     private let logger: Logger
     /// Polls per second, for the sensor's status.
     private let rate: Double
     /// How old a reading may be for the hub to answer with it, for given classifier settings.
     private let staleAfter: @Sendable (ClassifierSettings) -> Double
 
-    init(hub: OrientationHub, sensorProxy: SensorProxyBus? = nil, settings: ClassifierSettings = ClassifierSettings(), rate: Double,
+    init(hub: OrientationHub, settings: ClassifierSettings = ClassifierSettings(), rate: Double,
          staleAfter: @escaping @Sendable (ClassifierSettings) -> Double, logger: Logger) {
         state = ReadingPipeline(settings: settings)
         self.hub = hub
-        self.sensorProxy = sensorProxy
         self.rate = rate
         self.staleAfter = staleAfter
         self.logger = logger
@@ -65,10 +61,8 @@ final class OrientationPipeline: @unchecked Sendable {
         case .sensorOpened(let devices):
             let statuses = devices.map(status)
             if let display = statuses.first { hub.sensorOpened(display, devices: statuses) }
-            sensorProxy?.accelerometerPresent(true)
         case .sensorLost(let reason):
             hub.sensorLost(reason: reason)
-            sensorProxy?.accelerometerPresent(false)
         case .hinge(let hinge):
             hub.hingeChanged(hinge)
         case .angles(let angles, let acceleration, let raw, let time):
@@ -82,10 +76,8 @@ final class OrientationPipeline: @unchecked Sendable {
             }
             logger.info("orientation \(change.previous) → \(change.orientation)")
             hub.publish(change.orientation)
-            sensorProxy?.orientationDecided(change.orientation)
         case .sensorRead:
             hub.sensorRead()
-            sensorProxy?.accelerometerRead()
         case .readingsFailing(let error, let holding):
             logger.warning("cannot use a sensor reading: \(error); holding \(holding) until readings are good again")
         case .readingsRecovered(let failures, let after):

@@ -128,10 +128,9 @@ struct Orientd: AsyncParsableCommand {
         // the first one's hub is the main one: the screen, and the rotation lock. That is this
         // machine's when it is read, wherever local: stands in the list.
         let uris = settings.uris.filter { $0 == "local:" } + settings.uris.filter { $0 != "local:" }
-        // The main context's ambient light and proximity sensors, read only while claimed or
-        // subscribed to (none for a replay).
-        let ambientNews = AmbientNews()
-        let ambient = replay == nil ? AmbientSensorPoller(uri: uris[0], logger: logger, onEvent: ambientNews.handle) : nil
+        // The main context's ambient light and proximity sensors and compass, read when found and
+        // then only while claimed or subscribed to (none for a replay).
+        let ambient = replay == nil ? AmbientSensorPoller(uri: uris[0], logger: logger) : nil
         let sensors = (replay.map { ["replay:\($0)"] } ?? uris).enumerated().map { index, uri in
             // A replayed trace plays regardless of clients; a sensor is read only while one needs it.
             let demand = replay == nil ? ReadingDemand() : nil
@@ -142,7 +141,8 @@ struct Orientd: AsyncParsableCommand {
                 lockStore: index == 0 && (replay == nil || daemonFlags.stateFile != nil) ? RotationLockStore(path: settings.stateFile) : nil,
                 demand: demand.map(PollerDemand.init),
                 lightDemand: index == 0 ? ambient.map { PollerDemand($0.lightDemand) } : nil,
-                proximityDemand: index == 0 ? ambient.map { PollerDemand($0.proximityDemand) } : nil, logger: logger)
+                proximityDemand: index == 0 ? ambient.map { PollerDemand($0.proximityDemand) } : nil,
+                compassDemand: index == 0 ? ambient.map { PollerDemand($0.compassDemand) } : nil, logger: logger)
             return (uri: uri, demand: demand, hub: hub)
         }
         let hubs = DeviceHubs(sensors.map { DeviceHubs.Entry(uri: $0.uri, hub: $0.hub) })
@@ -170,10 +170,7 @@ struct Orientd: AsyncParsableCommand {
         }
         let events: OutsideEvents
         do {
-            events = try openOutsideEvents(settings, demands: [.accelerometer: sensors[0].demand, .light: ambient?.lightDemand,
-                                                               .proximity: ambient?.proximityDemand,
-                                                               .compass: ambient?.compassDemand].compactMapValues { $0 },
-                                           logger: logger)
+            events = try openOutsideEvents(settings, hub: hubs.main, logger: logger)
         } catch {
             await server.close()
             throw DaemonFailure("\(error)")
@@ -183,8 +180,7 @@ struct Orientd: AsyncParsableCommand {
         do {
             for (index, sensor) in sensors.enumerated() {
                 let (rate, replaying) = (settings.rate, replay != nil)
-                let pipeline = OrientationPipeline(hub: sensor.hub, sensorProxy: index == 0 ? events.sensorProxy : nil,
-                                                   settings: settings.classifier, rate: rate,
+                let pipeline = OrientationPipeline(hub: sensor.hub, settings: settings.classifier, rate: rate,
                                                    staleAfter: { Self.staleAfter($0, rate: rate, replaying: replaying) }, logger: logger)
                 pipelines.append(pipeline)
                 let feed = try makeFeed(uri: sensor.uri, rate: settings.rate, pace: settings.sampling, configured: settings.devices, demand: sensor.demand,
@@ -198,8 +194,8 @@ struct Orientd: AsyncParsableCommand {
             // Only the main feed is started before readiness; the others start as services of
             // the group: an unreachable board must not hold up the main one, nor readiness.
             // The ambient sensors are found before too: a D-Bus client asks at once whether there are any.
-            ambientNews.deliver(to: sensors[0].hub, sensorProxy: events.sensorProxy)
-            ambient?.start()
+            let main = hubs.main
+            ambient?.start { main.report($0) }
             _ = try await feeds[0].start()
             // Last: a client reads the Has… properties as soon as the name appears.
             events.sensorProxy?.requestName()
@@ -235,7 +231,7 @@ extension Orientd {
     /// The event thread's watches: udev (for local: sensors coming and going; orientd goes on
     /// without, retrying on its own) and, with --sensor-proxy, the D-Bus face (a failure to reach
     /// the bus stops orientd: it was asked to serve there).
-    func openOutsideEvents(_ settings: DaemonSettings, demands: [ProxySensor: ReadingDemand], logger: Logger) throws -> OutsideEvents {
+    func openOutsideEvents(_ settings: DaemonSettings, hub: OrientationHub, logger: Logger) throws -> OutsideEvents {
         let events = OutsideEvents(loop: try DescriptorLoop(name: "orientd-events"))
         if replay == nil, settings.uris.contains("local:") {
             do {
@@ -245,7 +241,7 @@ extension Orientd {
             }
         }
         if settings.sensorProxy {
-            try events.serveSensorProxy(demands: demands, authorizeWithPolkit: settings.sensorProxyPolkit, logger: logger)
+            try events.serveSensorProxy(hub: hub, authorizeWithPolkit: settings.sensorProxyPolkit, logger: logger)
             if !settings.sensorProxyPolkit {
                 logger.notice("claims of sensors over D-Bus are not checked with polkit (sensor-proxy-polkit false): any local user may claim them")
             }

@@ -1,5 +1,6 @@
 import AccelerometerIO
 import Logging
+import OrientdHub
 import SensorProxy
 
 /// What orientd's event thread watches: udev's news of sensors coming and going, and the D-Bus
@@ -21,8 +22,8 @@ final class OutsideEvents: @unchecked Sendable {
         }
     }
 
-    func serveSensorProxy(demands: [ProxySensor: ReadingDemand], authorizeWithPolkit: Bool, logger: Logger) throws(SensorProxyError) {
-        sensorProxy = try SensorProxyBus(loop: loop, demands: demands, authorizeWithPolkit: authorizeWithPolkit, logger: logger)
+    func serveSensorProxy(hub: OrientationHub, authorizeWithPolkit: Bool, logger: Logger) throws(SensorProxyError) {
+        sensorProxy = try SensorProxyBus(loop: loop, hub: hub, authorizeWithPolkit: authorizeWithPolkit, logger: logger)
     }
 
     /// Starts the thread, udev's events going to `hotplugListeners`.

@@ -17,6 +17,7 @@ final class HubHarness: @unchecked Sendable {
     let demand = CountingDemand()
     let lightDemand = CountingDemand()
     let proximityDemand = CountingDemand()
+    let compassDemand = CountingDemand()
     /// The connections' clock, moved by the test.
     var now = NIODeadline.uptimeNanoseconds(1_000_000_000_000)
     static let quiet = Logger(label: "orientd-test") { _ in SwiftLogNoOpLogHandler() }
@@ -26,7 +27,7 @@ final class HubHarness: @unchecked Sendable {
     init(maximumClients: Int = 100, maximumClientsPerUser: Int = 100, lockGroup: String? = nil, otherContext: String? = nil) {
         hub = OrientationHub(serverName: "orientd test", lockPolicy: LockPolicy(groupName: lockGroup, logger: Self.quiet),
                              lockStore: nil, demand: demand, lightDemand: lightDemand, proximityDemand: proximityDemand,
-                             staleAfter: 0.5, logger: Self.quiet)
+                             compassDemand: compassDemand, staleAfter: 0.5, logger: Self.quiet)
         let others = otherContext.map { uri in
             [DeviceHubs.Entry(uri: uri, hub: OrientationHub(serverName: "orientd test", lockPolicy: LockPolicy(groupName: lockGroup, logger: Self.quiet),
                                                             lockStore: nil, demand: CountingDemand(), logger: Self.quiet))]

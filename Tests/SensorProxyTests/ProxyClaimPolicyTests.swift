@@ -15,7 +15,7 @@ import Testing
 
     static func present(_ limits: ProxyLimits = ProxyLimits(), polkit: Bool = false) -> SensorProxyState {
         var state = SensorProxyState(limits: limits, checksPolkit: polkit)
-        _ = state.handle(.accelerometerPresent(true))
+        _ = state.handle(.hub())
         return state
     }
 
@@ -29,7 +29,8 @@ import Testing
     /// and a place freed is taken again.
     @Test func pastTheClaimersLimitANewClientIsRefused() {
         var state = Self.present(Self.limits(claimers: 3))
-        for client in 1...3 { _ = state.handle(.claim(ProxyCall(client), from: ":1.\(client)", reading: [.accelerometer])) }
+        for client in 1...3 { _ = state.handle(.claim(ProxyCall(client), from: ":1.\(client)")) }
+        #expect(state.handle(.fresh(.accelerometer)) == [.reply(1), .reply(2), .reply(3)])
         #expect(state.handle(.claim(4, from: ":1.4")) == [.refuse(4, .tooManyClaimers)])
         #expect(ProxyRefusal.tooManyClaimers.errorName == "org.freedesktop.DBus.Error.LimitsExceeded")
         #expect(state.handle(.claim(5, .light, from: ":1.1")) == [.holdSensor(.light), .reply(5)])
@@ -40,10 +41,10 @@ import Testing
     /// Past the held claims' limit of a sensor, a claim is answered at once.
     @Test func pastTheHeldClaimsLimitAClaimIsAnsweredAtOnce() {
         var state = Self.present(Self.limits(heldClaims: 2))
-        #expect(state.handle(.claim(1)) == [.holdSensor(.accelerometer)])
+        #expect(state.handle(.claim(1)) == [.holdSensor(.accelerometer), .awaitFresh(.accelerometer)])
         #expect(state.handle(.claim(2)) == [])
         #expect(state.handle(.claim(3)) == [.reply(3)])
-        #expect(state.handle(.sensorRead(.accelerometer)) == [.reply(1), .reply(2)])
+        #expect(state.handle(.fresh(.accelerometer)) == [.reply(1), .reply(2)])
     }
 
     /// A claim that changes something waits for polkit; a repeated one, a release of what one
@@ -51,13 +52,14 @@ import Testing
     @Test func polkitIsAskedOnlyAboutCallsThatChangeSomething() {
         var fresh = Self.present(polkit: true)
         #expect(fresh.handle(.release(1)) == [.reply(1)], "a release of nothing held")
-        #expect(fresh.handle(.claim(2, reading: [.accelerometer])) == [.askPolkit(2)])
-        #expect(fresh.handle(.polkitAnswered(2, .authorized, reading: [.accelerometer], at: 0)) == [.holdSensor(.accelerometer), .reply(2)])
-        #expect(fresh.handle(.claim(3, reading: [.accelerometer])) == [.reply(3)], "a repeated claim does not ask again")
+        #expect(fresh.handle(.claim(2)) == [.askPolkit(2)])
+        #expect(fresh.handle(.polkitAnswered(2, .authorized, at: 0)) == [.holdSensor(.accelerometer), .awaitFresh(.accelerometer)])
+        #expect(fresh.handle(.fresh(.accelerometer)) == [.reply(2)])
+        #expect(fresh.handle(.claim(3)) == [.reply(3)], "a repeated claim does not ask again")
         #expect(fresh.handle(.release(4)) == [.askPolkit(4)])
         #expect(fresh.handle(.polkitAnswered(4, .authorized, at: 0)) == [.releaseSensor(.accelerometer), .reply(4)])
         var unchecked = Self.present(polkit: false)
-        #expect(unchecked.handle(.claim(5, reading: [.accelerometer])) == [.holdSensor(.accelerometer), .reply(5)])
+        #expect(unchecked.handle(.claim(5)) == [.holdSensor(.accelerometer), .awaitFresh(.accelerometer)])
     }
 
     @Test func polkitsRefusalRefusesTheClaimAndHoldsNothing() {
@@ -78,8 +80,8 @@ import Testing
         #expect(state.handle(.polkitAnswered(1, .unreachable(why), at: 0)) == [.polkitReachable(false, reason: why), .refuse(1, .notAuthorized(why))])
         #expect(state.handle(.polkitAnswered(2, .unreachable(why), at: 0)) == [.refuse(2, .notAuthorized(why))])
         _ = state.handle(.claim(3))
-        #expect(state.handle(.polkitAnswered(3, .authorized, reading: [.accelerometer], at: 0))
-                == [.polkitReachable(true, reason: ""), .holdSensor(.accelerometer), .reply(3)])
+        #expect(state.handle(.polkitAnswered(3, .authorized, at: 0))
+                == [.polkitReachable(true, reason: ""), .holdSensor(.accelerometer), .awaitFresh(.accelerometer)])
         _ = state.handle(.claim(4, .light, from: ":1.5"))
         #expect(state.handle(.polkitAnswered(4, .failed("org.freedesktop.DBus.Error.AccessDenied"), at: 0))
                 == [.refuse(4, .notAuthorized("org.freedesktop.DBus.Error.AccessDenied"))], "an error answer is no outage")

@@ -1,13 +1,11 @@
+import OrientdHub
 import SensorProxy
 import Testing
 
 /// The compass's claims and properties, without a bus.
 @Suite struct ProxyCompassTests {
-    static func present(heading: Double = -1) -> ProxyCompass {
-        var compass = ProxyCompass()
-        compass.present = true
-        compass.heading = heading
-        return compass
+    static func present(heading: Double? = nil) -> SensorProxyState.Event {
+        .hub { $0.compassAvailable = true; $0.compassHeading = heading }
     }
 
     @Test func theHeadingIsMinusOneUntilRead() {
@@ -20,13 +18,13 @@ import Testing
     /// A claim holds the compass, waits for its first heading, then the compass is let go.
     @Test func aClaimHoldsTheCompassAndIsAnsweredAfterItsFirstHeading() {
         var state = SensorProxyState()
-        #expect(state.handle(.compass(Self.present())) == [], "nobody claims it: nobody is told")
-        #expect(state.handle(.claim(1, .compass, at: 1)) == [.holdSensor(.compass)], "present: the claim waits for a heading")
+        #expect(state.handle((Self.present())) == [], "nobody claims it: nobody is told")
+        #expect(state.handle(.claim(1, .compass, at: 1)) == [.holdSensor(.compass), .awaitFresh(.compass)], "present: the claim waits for a heading")
         #expect(state.nextDeadline == 1 + ProxyLimits().settleAfter)
-        #expect(state.handle(.compass(Self.present(heading: 123.5))) == [.emit(ProxySignal([.compassHeading], to: [":1.1"]))])
-        #expect(state.handle(.sensorRead(.compass)) == [.reply(1)])
+        #expect(state.handle((Self.present(heading: 123.5))) == [.emit(ProxySignal([.compassHeading], to: [":1.1"]))])
+        #expect(state.handle(.fresh(.compass)) == [.reply(1)])
         #expect(state.value(of: .compassHeading) == .number(123.5))
-        #expect(state.handle(.compass(Self.present(heading: 123.5))) == [], "an unchanged heading is not published again")
+        #expect(state.handle((Self.present(heading: 123.5))) == [], "an unchanged heading is not published again")
         #expect(state.handle(.release(2, .compass)) == [.releaseSensor(.compass), .reply(2)])
     }
 
@@ -38,9 +36,9 @@ import Testing
 
     @Test func aCompassThatGoesAwayAnswersTheClaimsWaitingForIt() {
         var state = SensorProxyState()
-        _ = state.handle(.compass(Self.present()))
+        _ = state.handle((Self.present()))
         _ = state.handle(.claim(1, .compass))
-        #expect(state.handle(.compass(ProxyCompass())) == [.emit(ProxySignal([.hasCompass], to: [":1.1"])), .reply(1)])
+        #expect(state.handle(.hub()) == [.emit(ProxySignal([.hasCompass], to: [":1.1"])), .reply(1)])
     }
 
     /// geoclue claims the compass as a system user: polkit is not asked.

@@ -1,32 +1,49 @@
 import OrientationCore
+import OrientdHub
+import OrientdProtocol
 import SensorProxy
 import Testing
 
-/// Shorthands for the calls the tests make.
+/// Shorthands for the calls and the hub's facts the tests hand the state.
 extension SensorProxyState.Event {
-    static func claim(_ call: ProxyCall, _ sensor: ProxySensor = .accelerometer, from sender: String = ":1.1",
-                      reading: Set<ProxySensor> = [], at time: Double = 0) -> Self {
-        .called(ProxyRequest(call, from: sender, claiming: true, sensor), reading: reading, at: time)
+    static func claim(_ call: ProxyCall, _ sensor: ProxySensor = .accelerometer, from sender: String = ":1.1", at time: Double = 0) -> Self {
+        .called(ProxyRequest(call, from: sender, claiming: true, sensor), at: time)
     }
 
     static func release(_ call: ProxyCall, _ sensor: ProxySensor = .accelerometer, from sender: String = ":1.1", at time: Double = 0) -> Self {
         .called(ProxyRequest(call, from: sender, claiming: false, sensor), at: time)
     }
+
+    /// The hub's facts: the accelerometer available in `orientation` unless said otherwise.
+    static func hub(_ orientation: Orientation = .unknown, accelerometer: Bool = true, _ change: (inout HubFacts) -> Void = { _ in }) -> Self {
+        var facts = HubFacts()
+        facts.accelerometerAvailable = accelerometer
+        facts.orientation = orientation
+        change(&facts)
+        return .facts(facts)
+    }
 }
 
-/// When claims hold the sensors and when they are answered, without a bus.
+/// When claims hold the sensors and when they are answered, and what the properties show of
+/// the hub's facts, without a bus.
 @Suite struct SensorProxyStateTests {
     static func withAccelerometer(_ limits: ProxyLimits = ProxyLimits()) -> SensorProxyState {
         var state = SensorProxyState(limits: limits)
-        _ = state.handle(.accelerometerPresent(true))
+        _ = state.handle(.hub())
         return state
+    }
+
+    /// Claimed and told fresh by the hub.
+    static func claimed(_ sensor: ProxySensor = .accelerometer, by sender: String = ":1.1", in state: inout SensorProxyState) {
+        #expect(state.handle(.claim(100, sensor, from: sender)) == [.holdSensor(sensor), .awaitFresh(sensor)])
+        #expect(state.handle(.fresh(sensor)) == [.reply(100)])
     }
 
     @Test func theFirstClaimHoldsTheSensorAndTheLastReleaseLetsItGo() {
         var state = Self.withAccelerometer()
-        #expect(state.handle(.claim(1, reading: [.accelerometer])) == [.holdSensor(.accelerometer), .reply(1)])
+        Self.claimed(in: &state)
         // A second claim by the same client changes nothing; another client's neither.
-        #expect(state.handle(.claim(2, reading: [.accelerometer])) == [.reply(2)])
+        #expect(state.handle(.claim(2)) == [.reply(2)])
         #expect(state.handle(.claim(3, from: ":1.2")) == [.reply(3)])
         #expect(state.claimers(of: .accelerometer) == [":1.1", ":1.2"])
         #expect(state.handle(.release(4)) == [.reply(4)])
@@ -35,20 +52,20 @@ extension SensorProxyState.Event {
         #expect(state.claimers(of: .accelerometer) == [])
     }
 
-    /// mutter reads the property right after its claim returns: the claim waits for a reading,
-    /// which has set the orientation by then.
-    @Test func aClaimIsAnsweredAfterTheFirstReading() {
+    /// mutter reads the property right after its claim returns: the claim waits until the hub
+    /// says the reading is fresh, which has set the orientation by then.
+    @Test func aClaimIsAnsweredOnceTheHubSaysItIsFresh() {
         var state = Self.withAccelerometer()
-        #expect(state.handle(.claim(1, at: 10)) == [.holdSensor(.accelerometer)])
+        #expect(state.handle(.claim(1, at: 10)) == [.holdSensor(.accelerometer), .awaitFresh(.accelerometer)])
+        #expect(state.handle(.claim(2, from: ":1.2", at: 10.5)) == [], "one wait serves every claim held")
         #expect(state.nextDeadline == 10 + ProxyLimits().settleAfter)
         #expect(state.awaitsReading(.accelerometer))
-        #expect(state.handle(.orientationDecided(.landscapeLeft)) == [.emit(ProxySignal([.accelerometerOrientation], to: [":1.1"])),
-                                                                      .emit(ProxySignal([.accelerometerTilt], to: [":1.1"]))])
-        #expect(state.handle(.sensorRead(.accelerometer)) == [.reply(1)])
+        #expect(state.handle(.hub(.landscapeLeft)) == [.emit(ProxySignal([.accelerometerOrientation], to: [":1.1", ":1.2"])),
+                                                       .emit(ProxySignal([.accelerometerTilt], to: [":1.1", ":1.2"]))])
+        #expect(state.handle(.fresh(.accelerometer)) == [.reply(1), .reply(2)])
         #expect(state.nextDeadline == nil)
         #expect(state.value(of: .accelerometerOrientation) == .text("right-up"))
-        // Read since the claim: a second client is answered at once.
-        #expect(state.handle(.claim(2, from: ":1.2", at: 11)) == [.reply(2)])
+        #expect(state.handle(.claim(3, from: ":1.3", at: 11)) == [.reply(3)], "fresh since the claims began: at once")
     }
 
     @Test func aSensorThatNeverAnswersSettlesTheClaimAfterTheDeadline() {
@@ -57,6 +74,7 @@ extension SensorProxyState.Event {
         #expect(state.handle(.time(10 + ProxyLimits().settleAfter / 2)) == [])
         #expect(state.handle(.time(10 + ProxyLimits().settleAfter)) == [.reply(1)])
         #expect(!state.awaitsReading(.accelerometer))
+        #expect(state.handle(.claim(2, from: ":1.2", at: 20)) == [.awaitFresh(.accelerometer)], "still not fresh: a new wait")
     }
 
     @Test func anAbsentSensorIsAnsweredAtOnce() {
@@ -66,20 +84,17 @@ extension SensorProxyState.Event {
 
     @Test func aSensorThatGoesAwayAnswersTheClaimsWaitingForIt() {
         var state = SensorProxyState()
-        var light = ProxyLight()
-        light.present = true
-        _ = state.handle(.light(light))
+        _ = state.handle(.hub { $0.lightAvailable = true })
         _ = state.handle(.claim(1, .light))
-        #expect(state.handle(.light(ProxyLight())) == [.emit(ProxySignal([.hasAmbientLight], to: [":1.1"])), .reply(1)])
+        #expect(state.handle(.hub()) == [.emit(ProxySignal([.hasAmbientLight], to: [":1.1"])), .reply(1)])
     }
 
-    @Test func aReleaseForgetsThatTheSensorWasCurrent() {
+    @Test func aReleaseForgetsThatTheSensorWasFresh() {
         var state = Self.withAccelerometer()
-        _ = state.handle(.claim(1))
-        _ = state.handle(.sensorRead(.accelerometer))
+        Self.claimed(in: &state)
         _ = state.handle(.release(2))
-        #expect(state.handle(.claim(3, at: 5)) == [.holdSensor(.accelerometer)],
-                "after a pause the sensor must be read again before a claim is answered")
+        #expect(state.handle(.claim(3, at: 5)) == [.holdSensor(.accelerometer), .awaitFresh(.accelerometer)],
+                "after a pause the hub must say it is fresh before a claim is answered")
     }
 
     /// The last release answers the claims still held: a client that released before its answer still gets one.
@@ -91,52 +106,48 @@ extension SensorProxyState.Event {
 
     @Test func onlyChangesArePublishedAndOnlyToClaimers() {
         var state = Self.withAccelerometer()
-        #expect(state.handle(.orientationDecided(.portrait)) == [], "nobody claims: nobody is told")
+        #expect(state.handle(.hub(.portrait)) == [], "nobody claims: nobody is told")
         #expect(state.value(of: .accelerometerOrientation) == .text("normal"))
-        _ = state.handle(.claim(1, reading: [.accelerometer]))
-        #expect(state.handle(.orientationDecided(.portrait)) == [])
-        var proximity = ProxyProximity()
-        proximity.present = true
-        _ = state.handle(.claim(2, .proximity, from: ":1.2", reading: [.proximity]))
-        #expect(state.handle(.proximity(proximity)) == [.emit(ProxySignal([.hasProximity, .proximityNear], to: [":1.2"]))])
-        #expect(state.handle(.proximity(proximity)) == [])
-        proximity.near = true
-        #expect(state.handle(.proximity(proximity)) == [.emit(ProxySignal([.proximityNear], to: [":1.2"]))])
+        Self.claimed(in: &state)
+        #expect(state.handle(.hub(.portrait)) == [])
+        #expect(state.handle(.hub(.portrait) { $0.proximityAvailable = true; $0.proximityNear = false }) == [])
+        Self.claimed(.proximity, by: ":1.2", in: &state)
+        #expect(state.handle(.hub(.portrait) { $0.proximityAvailable = true; $0.proximityNear = false }) == [])
+        #expect(state.handle(.hub(.portrait) { $0.proximityAvailable = true; $0.proximityNear = true })
+                == [.emit(ProxySignal([.proximityNear], to: [":1.2"]))])
+    }
+
+    /// A value the hub does not know right now (the sensor woke for a socket subscriber and its
+    /// first reading is awaited) keeps what was shown: no property ever reads a placeholder.
+    @Test func anUnknownValueKeepsWhatWasShown() {
+        var state = SensorProxyState()
+        _ = state.handle(.hub { $0.lightAvailable = true; $0.light = AmbientLight(level: 120.5, unit: .lux) })
+        #expect(state.value(of: .lightLevel) == .number(120.5))
+        _ = state.handle(.hub { $0.lightAvailable = true; $0.light = nil })
+        #expect(state.value(of: .lightLevel) == .number(120.5))
+        _ = state.handle(.hub(.portrait))
+        #expect(state.value(of: .hasAmbientLight) == .boolean(false))
+        #expect(state.value(of: .lightLevel) == .number(0), "gone: as iio-sensor-proxy, 0")
     }
 
     @Test func aLostAccelerometerIsUndefinedAgain() {
         var state = Self.withAccelerometer()
-        _ = state.handle(.claim(1, reading: [.accelerometer]))
-        _ = state.handle(.orientationDecided(.landscapeRight))
-        #expect(state.handle(.accelerometerPresent(false)) == [.emit(ProxySignal([.hasAccelerometer], to: [":1.1"]))])
+        Self.claimed(in: &state)
+        _ = state.handle(.hub(.landscapeRight))
+        #expect(state.handle(.hub(accelerometer: false)) == [.emit(ProxySignal([.hasAccelerometer], to: [":1.1"]))])
         #expect(state.accelerometer.orientation == "undefined")
-        #expect(state.handle(.accelerometerPresent(true))
+        #expect(state.handle(.hub())
                 == [.emit(ProxySignal([.hasAccelerometer, .accelerometerOrientation, .accelerometerTilt], to: [":1.1"]))])
     }
 
-    /// Only a waiting claim makes a reading news for the event thread.
-    @Test func aReadingIsAwaitedOnlyWhileAClaimWaits() {
-        var state = Self.withAccelerometer()
-        _ = state.handle(.claim(1, reading: [.accelerometer]))
-        #expect(!state.awaitsReading(.accelerometer))
-        _ = state.handle(.release(2))
-        _ = state.handle(.claim(3))
-        #expect(state.awaitsReading(.accelerometer))
-        _ = state.handle(.sensorRead(.accelerometer))
-        #expect(!state.awaitsReading(.accelerometer))
-    }
-
-    /// A sensor that went away and came back is read before a claim is answered again.
-    @Test func aSensorThatCameBackIsNotCurrent() {
+    /// A sensor that went away and came back must be fresh again before a claim is answered.
+    @Test func aSensorThatCameBackIsNotFresh() {
         var state = SensorProxyState()
-        var light = ProxyLight()
-        light.present = true
-        _ = state.handle(.light(light))
-        _ = state.handle(.claim(1, .light))
-        _ = state.handle(.sensorRead(.light))
-        _ = state.handle(.light(ProxyLight()))
-        _ = state.handle(.light(light))
-        #expect(state.handle(.claim(2, .light, from: ":1.2")) == [])
+        _ = state.handle(.hub { $0.lightAvailable = true })
+        Self.claimed(.light, in: &state)
+        _ = state.handle(.hub())
+        _ = state.handle(.hub { $0.lightAvailable = true })
+        #expect(state.handle(.claim(2, .light, from: ":1.2")) == [.awaitFresh(.light)])
         #expect(state.awaitsReading(.light))
     }
 }
