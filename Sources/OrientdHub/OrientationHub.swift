@@ -6,126 +6,46 @@ import NIOPosix
 import OrientationCore
 import OrientdProtocol
 
-/// The one place that knows the current orientation, the rotation lock and who wants to hear of
-/// changes. `publish…` and the freshness calls come from the sensor thread; everything else from
-/// the connections' event loops. Nothing here waits for a client.
+/// The one owner of every published fact and of every wait for a fresh reading: `HubState`
+/// decides, under one lock; this does what it decides. Its views are the socket's subscriptions
+/// (grouped by event loop) and its observers (the D-Bus face). The sensor threads call the
+/// `From the sensors` methods; the connections and the D-Bus face the rest. Nothing here waits
+/// for a client: delivery only queues a task on a subscription's loop, or hands the facts to an
+/// observer that only queues them.
 public final class OrientationHub: Sendable {
-    private struct State {
-        var orientation: Orientation = .unknown
-        /// The orientation before the last change.
-        var previous: Orientation = .unknown
-        var sequence = 0
-        var timestamp = WallClock.now()
-        /// The last in-plane device orientation: what drives interfaces while unlocked.
-        var lastInPlane: Orientation?
-        var lock = RotationLock.unlocked
+    /// What the lock guards: the machine, and who is told of what it decides.
+    private struct Locked {
+        var machine: HubState
         /// Grouped by event loop, so that an update is one task per loop rather than one per
         /// subscription: with thousands of subscribers the loops' task queues, not the sockets,
         /// would otherwise be the bottleneck.
         var subscriptions = SubscriptionsByLoop()
         var angleSubscriptions = SubscriptionsByLoop()
-        /// True while the sensor sleeps: the orientation may be stale, so requests wait for a reading.
-        var paused = false
-        /// When the sensor was last read (on the hub's clock): a reading older than `staleAfter`
-        /// is not trusted either (the daemon was stopped, the machine suspended, a read hung).
-        var lastReading: NIODeadline?
-        /// How old a reading may be and still answer a request.
-        var staleAfter: TimeAmount
-        var freshnessWaiters: [Int: @Sendable (Int) -> Void] = [:]
-        var nextWaiter = 0
-        /// The sensor open now, or the last one (`available` false once lost); nil before any.
-        var sensor: SensorStatus?
-        var sensorAvailable: Bool { sensor?.available ?? false }
-        var sensorChangedAt = WallClock.now()
-        /// Every accelerometer opened with the sensor, for `status`.
-        var devices: [SensorStatus] = []
-        var hinge = TabletModeDetector.State(problem: HubUpdate.noHingeYet)
-        var hingeChangedAt = WallClock.now()
-        var light = AmbientSensor<AmbientLight>(timestamp: WallClock.now())
-        var proximity = AmbientSensor<Proximity>(timestamp: WallClock.now())
-        var compass = CompassState()
-        /// Views other than the socket (the D-Bus face), told the facts after every change.
         var observers: [@Sendable (HubFacts) -> Void] = []
-        /// How many hold each sensor (subscriptions, D-Bus claims).
-        var holds: [HubSensor: Int] = [:]
-        /// The ambient sensors whose value is fresh: reported since they were last woken.
-        var ambientFresh: Set<HubSensor> = []
-        /// Whoever waits for an ambient sensor's next reading.
-        var ambientWaiters: [HubSensor: [@Sendable () -> Void]] = [:]
+        /// Whoever waits for a fresh reading, by the number the machine knows them by.
+        var waiters: [Int: @Sendable () -> Void] = [:]
+        var nextWaiter = 0
 
-        var facts: HubFacts {
-            var facts = HubFacts()
-            facts.accelerometerAvailable = sensorAvailable
-            facts.orientation = orientation
-            (facts.lightAvailable, facts.light) = (light.available, light.value)
-            (facts.proximityAvailable, facts.proximityNear) = (proximity.available, proximity.value?.near)
-            (facts.compassAvailable, facts.compassHeading) = (compass.device != nil, compass.heading)
-            return facts
-        }
-
-        /// Tells the observers the facts; under the hub's lock, so they hear of changes in order.
-        func notifyObservers() {
-            guard !observers.isEmpty else { return }
-            let facts = self.facts
-            for observer in observers { observer(facts) }
-        }
-
-        /// An ambient sensor was read (or is gone): its waiters, taken, are to be told.
-        mutating func ambientRead(_ sensor: HubSensor) -> [@Sendable () -> Void] {
-            ambientFresh.insert(sensor)
-            return ambientWaiters.removeValue(forKey: sensor) ?? []
-        }
-
-        /// Whoever waits for a fresh reading, taken: each is to be told (a reading came, or none will).
-        mutating func takeFreshnessWaiters() -> [Int: @Sendable (Int) -> Void] {
-            defer { freshnessWaiters = [:] }
-            return freshnessWaiters
-        }
-
-        func isFresh(at now: NIODeadline) -> Bool {
-            guard sensorAvailable else { return true }
-            guard !paused, let lastReading else { return false }
-            return now - lastReading <= staleAfter
-        }
-
-        /// Records a change of the orientation (none if it is the one held).
-        mutating func change(to newOrientation: Orientation, at time: Double) {
-            guard newOrientation != orientation else { return }
-            previous = orientation
-            orientation = newOrientation
-            sequence += 1
-            timestamp = time
-            if newOrientation.inPlaneAngle != nil { lastInPlane = newOrientation }
-        }
-
-        /// Hands the current state to every subscription. Called under the hub's lock, so each
-        /// subscription's event loop receives updates in the order they happened (delivery only
-        /// queues a task there).
-        mutating func deliverUpdate() {
-            notifyObservers()
-            update = makeUpdate()
-            let update = self.update
-            for (eventLoop, onThatLoop) in subscriptions.byLoop.values {
-                eventLoop.execute {
-                    for subscription in onThatLoop.values { subscription.receive(update) }
+        /// Does what the machine decided; returns the waiters to answer once the lock is let go.
+        /// Delivery happens here, under the lock, so each view hears of changes in the order
+        /// they happened (it only queues a task, or hands the facts on).
+        mutating func perform(_ actions: [HubState.Action]) -> [@Sendable () -> Void] {
+            var answered: [@Sendable () -> Void] = []
+            for action in actions {
+                switch action {
+                case .deliver(let update):
+                    for (eventLoop, onThatLoop) in subscriptions.byLoop.values {
+                        eventLoop.execute {
+                            for subscription in onThatLoop.values { subscription.receive(update) }
+                        }
+                    }
+                case .tell(let facts):
+                    for observer in observers { observer(facts) }
+                case .answer(let numbers):
+                    answered += numbers.compactMap { waiters.removeValue(forKey: $0) }
                 }
             }
-        }
-
-        /// The state as subscriptions see it, remade on every change rather than for every
-        /// subscription: its events are encoded once, however many subscribers there are.
-        lazy var update = makeUpdate()
-
-        /// Remakes `update` after a change no subscriber needs to hear of.
-        mutating func refreshUpdate() { update = makeUpdate() }
-
-        private func makeUpdate() -> HubUpdate {
-            HubUpdate(orientation: orientation, previous: previous, sequence: sequence, timestamp: timestamp,
-                      driving: lock.locked ? lock.orientation : lastInPlane, locked: lock.locked,
-                      sensorAvailability: SensorAvailabilityEvent(
-                        available: sensorAvailable, device: sensorAvailable ? sensor?.device : nil,
-                        reason: sensorAvailable ? nil : sensor?.problem, timestamp: sensorChangedAt),
-                      hinge: hinge, hingeChangedAt: hingeChangedAt, light: light, proximity: proximity)
+            return answered
         }
     }
 
@@ -138,7 +58,7 @@ public final class OrientationHub: Sendable {
     private let compassDemand: (any SensorDemand)?
     private let logger: Logger
     private let startedAt = NIODeadline.now()
-    private let state: NIOLockedValueBox<State>
+    private let state: NIOLockedValueBox<Locked>
     /// What the state file holds (nil: unknown, e.g. it was corrupt); held while saving, on the
     /// thread pool, never on an event loop.
     private let savedLock: NIOLockedValueBox<RotationLock?>
@@ -163,37 +83,47 @@ public final class OrientationHub: Sendable {
         self.lockStore = lockStore
         self.demand = demand
         self.logger = logger
-        var initial = State(staleAfter: Self.timeAmount(seconds: staleAfter))
         var saved: RotationLock?
         if let lockStore {
             saved = lockStore.load(logger: logger)
-            initial.lock = saved ?? .unlocked
-            if initial.lock.locked {
-                logger.info("the rotation lock is on (from \(lockStore.path)), in \(initial.lock.orientation?.rawValue ?? "no known orientation")")
+            if let saved, saved.locked {
+                logger.info("the rotation lock is on (from \(lockStore.path)), in \(saved.orientation?.rawValue ?? "no known orientation")")
             }
         }
-        state = NIOLockedValueBox(initial)
+        let machine = HubState(staleAfter: Self.timeAmount(seconds: staleAfter), lock: saved ?? .unlocked, at: WallClock.now())
+        state = NIOLockedValueBox(Locked(machine: machine))
         savedLock = NIOLockedValueBox(saved)
     }
 
-    public var orientation: Orientation { state.withLockedValue { $0.orientation } }
+    public var orientation: Orientation { state.withLockedValue { $0.machine.orientation } }
 
     /// The ids of the accelerometers this hub's sensor was opened with, the one it follows first.
-    public var deviceIDs: [String] { state.withLockedValue { $0.devices.compactMap(\.id) } }
+    public var deviceIDs: [String] { state.withLockedValue { $0.machine.devices.compactMap(\.id) } }
 
     /// The id of the accelerometer whose orientation this hub holds.
-    public var sensorID: String? { state.withLockedValue { $0.sensor?.id } }
+    public var sensorID: String? { state.withLockedValue { $0.machine.sensor?.id } }
 
-    // MARK: From the sensor
-
-    /// Records a change and hands it to every subscriber. A change to the orientation already
-    /// held (the first reading after the sensor slept) is no change.
-    public func publish(_ orientation: Orientation, at timestamp: Double = WallClock.now()) {
-        state.withLockedValue { state in
-            guard orientation != state.orientation else { return }
-            state.change(to: orientation, at: timestamp)
-            state.deliverUpdate()
+    /// Hands `event` to the machine and does what it decides: delivery under the lock, the
+    /// waiters it answers after.
+    private func step<Result>(_ event: (inout HubState) -> (Result, [HubState.Action])) -> Result {
+        let (result, answered) = state.withLockedValue { locked in
+            let (result, actions) = event(&locked.machine)
+            return (result, locked.perform(actions))
         }
+        for waiter in answered { waiter() }
+        return result
+    }
+
+    private func step(_ event: (inout HubState) -> [HubState.Action]) {
+        step { machine in ((), event(&machine)) }
+    }
+
+    // MARK: From the sensors
+
+    /// A change of the orientation, to every view. A change to the orientation already held
+    /// (the first reading after the sensor slept) is no change.
+    public func publish(_ orientation: Orientation, at timestamp: Double = WallClock.now()) {
+        step { $0.orientationDecided(orientation, at: timestamp) }
     }
 
     /// Whether any client wants angle samples (so the pipeline can skip making them).
@@ -217,7 +147,7 @@ public final class OrientationHub: Sendable {
     /// How old (seconds) a reading may be for a request to be answered at once, from now on (the
     /// classifier's settings were reloaded).
     public func setStaleAfter(_ seconds: Double) {
-        state.withLockedValue { $0.staleAfter = Self.timeAmount(seconds: seconds) }
+        state.withLockedValue { $0.machine.staleAfter = Self.timeAmount(seconds: seconds) }
     }
 
     private static func timeAmount(seconds: Double) -> TimeAmount {
@@ -226,71 +156,36 @@ public final class OrientationHub: Sendable {
 
     /// The sensor went to sleep: what the hub holds may go stale.
     public func sensorPaused() {
-        state.withLockedValue { $0.paused = true }
+        state.withLockedValue { $0.machine.sensorPaused() }
     }
 
     /// The sensor was read and the orientation decided from that reading (published first, if it
     /// changed): answer whoever waited for a fresh one.
     public func sensorRead(at time: NIODeadline = .now()) {
-        let waiters = state.withLockedValue { state in
-            state.paused = false
-            state.lastReading = time
-            return state.takeFreshnessWaiters()
-        }
-        for (ticket, waiter) in waiters { waiter(ticket) }
+        step { $0.sensorRead(at: time) }
     }
 
     /// The hinge angle or tablet mode of a convertible changed: subscribers hear of it.
     public func hingeChanged(_ hinge: TabletModeDetector.State) {
-        state.withLockedValue { state in
-            guard hinge != state.hinge else { return }
-            state.hinge = hinge
-            state.hingeChangedAt = WallClock.now()
-            state.deliverUpdate()
-        }
+        step { $0.hingeChanged(hinge, at: WallClock.now()) }
     }
 
     /// A sensor was opened (at start, or after one was lost), with `devices`, every accelerometer
     /// opened with it (itself first): subscribers hear of it.
     public func sensorOpened(_ sensor: SensorStatus, devices: [SensorStatus]) {
-        state.withLockedValue { state in
-            let wasAvailable = state.sensorAvailable
-            state.sensor = sensor
-            state.devices = devices
-            guard !wasAvailable else { return }
-            state.sensorChangedAt = WallClock.now()
-            state.deliverUpdate()
-        }
+        step { $0.sensorOpened(sensor, devices: devices, at: WallClock.now()) }
     }
 
     /// The sensor is gone (removed, failing, or none yet): subscribers hear why, and the
     /// orientation is unknown until a sensor is read again.
     public func sensorLost(reason: String) {
-        let waiters = state.withLockedValue { state in
-            state.sensor = (state.sensor ?? .noSensor).unavailable(because: reason)
-            state.devices = state.devices.map { $0.unavailable(because: reason) }
-            let now = WallClock.now()
-            state.sensorChangedAt = now
-            state.change(to: .unknown, at: now)
-            state.deliverUpdate()
-            return state.takeFreshnessWaiters()
-        }
-        // Nobody should wait for a reading that will not come.
-        for (ticket, waiter) in waiters { waiter(ticket) }
+        step { $0.sensorLost(reason: reason, at: WallClock.now()) }
     }
-
-    // MARK: From the ambient sensors
 
     /// The ambient light sensor opened now (`device`: its name, for `status` and subscribers),
     /// or nil: there is none (not found, removed, or failing). Subscribers hear of a change.
     public func lightSensorChanged(device: String?) {
-        let waiters = state.withLockedValue { state in
-            guard state.light.deviceChanged(to: device, at: WallClock.now()) else { return [@Sendable () -> Void]() }
-            state.deliverUpdate()
-            // Gone: nobody should wait for a reading that will not come.
-            return device == nil ? state.ambientRead(.light) : []
-        }
-        for waiter in waiters { waiter() }
+        step { $0.ambientSensorChanged(.light, device: device, at: WallClock.now()) }
     }
 
     /// The light sensor read `level`: subscribers hear of a new one. Ignored while no light
@@ -299,58 +194,43 @@ public final class OrientationHub: Sendable {
         guard level.isFinite else { return }
         // Hundredths: finer is noise, and never -0.
         let light = AmbientLight(level: (level * 100).rounded() / 100 + 0, unit: unit)
-        let waiters = state.withLockedValue { state in
-            if state.light.read(light, at: WallClock.now()) { state.deliverUpdate() }
-            return state.ambientRead(.light)
-        }
-        for waiter in waiters { waiter() }
+        step { $0.lightRead(light, at: WallClock.now()) }
     }
 
     /// The proximity sensor opened now, or nil: there is none. Subscribers hear of a change.
     public func proximitySensorChanged(device: String?) {
-        let waiters = state.withLockedValue { state in
-            guard state.proximity.deviceChanged(to: device, at: WallClock.now()) else { return [@Sendable () -> Void]() }
-            state.deliverUpdate()
-            return device == nil ? state.ambientRead(.proximity) : []
-        }
-        for waiter in waiters { waiter() }
+        step { $0.ambientSensorChanged(.proximity, device: device, at: WallClock.now()) }
     }
 
     /// The proximity sensor read `near` (something is close: `UIDevice.proximityState`):
     /// subscribers hear of a change. Ignored while no proximity sensor is known.
     public func publishProximity(near: Bool) {
-        let waiters = state.withLockedValue { state in
-            if state.proximity.read(Proximity(near: near), at: WallClock.now()) { state.deliverUpdate() }
-            return state.ambientRead(.proximity)
-        }
-        for waiter in waiters { waiter() }
+        step { $0.proximityRead(near: near, at: WallClock.now()) }
     }
 
     /// The compass opened now (`device`), or nil: there is none. Its observers hear of a change
     /// (the socket protocol has no compass).
     public func compassSensorChanged(device: String?) {
-        let waiters = state.withLockedValue { state in
-            guard state.compass.device != device else { return [@Sendable () -> Void]() }
-            state.compass = CompassState(device: device, heading: nil)
-            state.notifyObservers()
-            return device == nil ? state.ambientRead(.compass) : []
-        }
-        for waiter in waiters { waiter() }
+        step { $0.ambientSensorChanged(.compass, device: device, at: WallClock.now()) }
     }
 
     /// The compass read `heading` (degrees clockwise from magnetic north). Ignored while no
     /// compass is known, and when not a finite number.
     public func publishCompass(heading: Double) {
         guard heading.isFinite else { return }
-        let waiters = state.withLockedValue { state in
-            guard state.compass.device != nil else { return [@Sendable () -> Void]() }
-            if state.compass.heading != heading {
-                state.compass.heading = heading
-                state.notifyObservers()
-            }
-            return state.ambientRead(.compass)
-        }
-        for waiter in waiters { waiter() }
+        step { $0.compassRead(heading: heading) }
+    }
+
+    /// The last light level read, while the light sensor is being read (nil otherwise: it may be stale).
+    public var ambientLight: AmbientLight? {
+        guard lightDemand?.isReading == true else { return nil }
+        return state.withLockedValue { $0.machine.light.value }
+    }
+
+    /// Whether something is near the proximity sensor, while it is being read (nil otherwise).
+    public var proximityNear: Bool? {
+        guard proximityDemand?.isReading == true else { return nil }
+        return state.withLockedValue { $0.machine.proximity.value?.near }
     }
 
     // MARK: Views other than the socket
@@ -358,48 +238,31 @@ public final class OrientationHub: Sendable {
     /// Tells `observer` the facts now and after every change, in order, from the thread that
     /// made the change (under the hub's lock: it must only hand them on).
     public func observe(_ observer: @escaping @Sendable (HubFacts) -> Void) {
-        state.withLockedValue { state in
-            state.observers.append(observer)
-            observer(state.facts)
+        state.withLockedValue { locked in
+            locked.observers.append(observer)
+            observer(locked.machine.facts)
         }
     }
 
     /// Someone needs `sensor` read until `release`: a D-Bus claim, as a subscription holds it.
     public func hold(_ sensor: HubSensor) {
         let demand = demand(for: sensor)
-        state.withLockedValue { state in
-            state.holds[sensor, default: 0] += 1
-            // Woken from sleep: what it holds may be stale until its next reading.
-            if state.holds[sensor] == 1, demand?.isReading != true { state.ambientFresh.remove(sensor) }
-        }
+        let asleep = demand?.isReading != true
+        state.withLockedValue { $0.machine.hold(sensor, asleep: asleep) }
         demand?.hold()
     }
 
     public func release(_ sensor: HubSensor) {
-        state.withLockedValue { state in state.holds[sensor] = max(0, state.holds[sensor, default: 0] - 1) }
+        state.withLockedValue { $0.machine.release(sensor) }
         demand(for: sensor)?.release()
     }
 
     /// Calls `then` once `sensor`'s value is fresh: at once (on this thread) when it is (read
     /// recently for someone, or no such sensor: no reading is coming), else from the sensor's
-    /// thread after its next reading. The wait every client's claim, `get` and `subscribe` share.
+    /// thread after its next reading. The wait every client's claim, `get` and `subscribe` share;
+    /// the accelerometer is kept awake a few seconds either way, as after a `get`.
     public func whenFresh(_ sensor: HubSensor, now: NIODeadline = .now(), then: @escaping @Sendable () -> Void) {
-        if sensor == .accelerometer {
-            if waitForFreshness(now: now, { _ in then() }) == nil { then() }
-            return
-        }
-        let freshNow = state.withLockedValue { state in
-            let available = switch sensor {
-            case .light: state.light.available
-            case .proximity: state.proximity.available
-            case .compass: state.compass.device != nil
-            case .accelerometer: state.sensorAvailable
-            }
-            guard available, !state.ambientFresh.contains(sensor) else { return true }
-            state.ambientWaiters[sensor, default: []].append(then)
-            return false
-        }
-        if freshNow { then() }
+        _ = wait(for: sensor, now: now) { _ in then() }
     }
 
     private func demand(for sensor: HubSensor) -> (any SensorDemand)? {
@@ -411,18 +274,6 @@ public final class OrientationHub: Sendable {
         }
     }
 
-    /// The last light level read, while the light sensor is being read (nil otherwise: it may be stale).
-    public var ambientLight: AmbientLight? {
-        guard lightDemand?.isReading == true else { return nil }
-        return state.withLockedValue { $0.light.value }
-    }
-
-    /// Whether something is near the proximity sensor, while it is being read (nil otherwise).
-    public var proximityNear: Bool? {
-        guard proximityDemand?.isReading == true else { return nil }
-        return state.withLockedValue { $0.proximity.value?.near }
-    }
-
     // MARK: From the connections
 
     /// Nil when the orientation is fresh at `now`: decided from a reading less than `staleAfter`
@@ -431,35 +282,45 @@ public final class OrientationHub: Sendable {
     /// ticket lets a waiter that gives up withdraw. Either way the sensor is kept awake a few
     /// seconds, as after a `get`.
     func waitForFreshness(now: NIODeadline, _ whenFresh: @escaping @Sendable (Int) -> Void) -> Int? {
-        let ticket: Int? = state.withLockedValue { state in
-            guard !state.isFresh(at: now) else { return nil }
-            state.nextWaiter += 1
-            state.freshnessWaiters[state.nextWaiter] = whenFresh
-            return state.nextWaiter
+        wait(for: .accelerometer, now: now, whenFresh)
+    }
+
+    /// The one wait for a fresh reading: nil when `sensor` is fresh at `now` (`then` has been
+    /// called), else the ticket `then` is called with later.
+    private func wait(for sensor: HubSensor, now: NIODeadline, _ then: @escaping @Sendable (Int) -> Void) -> Int? {
+        let (ticket, answered) = state.withLockedValue { locked in
+            locked.nextWaiter += 1
+            let ticket = locked.nextWaiter
+            locked.waiters[ticket] = { then(ticket) }
+            let actions = locked.machine.awaitFresh(sensor, waiter: ticket, now: now)
+            let answered = locked.perform(actions)
+            return (answered.isEmpty ? ticket : nil, answered)
         }
-        demand?.request()
+        for waiter in answered { waiter() }
+        if sensor == .accelerometer { demand?.request() }
         return ticket
     }
 
     func stopWaiting(_ ticket: Int) {
-        _ = state.withLockedValue { $0.freshnessWaiters.removeValue(forKey: ticket) }
+        state.withLockedValue { locked in
+            locked.waiters[ticket] = nil
+            locked.machine.stopWaiting(ticket)
+        }
     }
 
-    /// Makes a subscription from the current state and adds it, under the same lock as `publish`,
-    /// so a change is either in the state it starts from or delivered to it. An ambient sensor
-    /// asleep may hold a stale value: a subscription that wakes it starts from none, and hears of
-    /// the first reading.
+    /// Makes a subscription from the current state and adds it, under the same lock as the
+    /// changes, so a change is either in the state it starts from or delivered to it. An ambient
+    /// sensor asleep may hold a stale value: a subscription that wakes it starts from none, and
+    /// hears of the first reading.
     func add(_ parameters: SubscribeParameters, _ make: (HubUpdate) -> Subscription) -> (Subscription, start: HubUpdate) {
-        let lightAsleep = parameters.needs(.light) && lightDemand?.isReading != true
-        let proximityAsleep = parameters.needs(.proximity) && proximityDemand?.isReading != true
-        let (subscription, start) = state.withLockedValue { state in
-            if lightAsleep { state.light.forget() }
-            if proximityAsleep { state.proximity.forget() }
-            if lightAsleep || proximityAsleep { state.refreshUpdate() }
-            let start = state.update
+        var asleep: Set<HubSensor> = []
+        if parameters.needs(.light), lightDemand?.isReading != true { asleep.insert(.light) }
+        if parameters.needs(.proximity), proximityDemand?.isReading != true { asleep.insert(.proximity) }
+        let (subscription, start) = state.withLockedValue { locked in
+            let start = locked.machine.subscriptionStart(asleep: asleep)
             let subscription = make(start)
-            state.subscriptions.insert(subscription)
-            if subscription.parameters.events.contains(.angles) { state.angleSubscriptions.insert(subscription) }
+            locked.subscriptions.insert(subscription)
+            if subscription.parameters.events.contains(.angles) { locked.angleSubscriptions.insert(subscription) }
             return (subscription, start)
         }
         if parameters.needsSensor { demand?.hold() }
@@ -469,9 +330,9 @@ public final class OrientationHub: Sendable {
     }
 
     func remove(_ subscription: Subscription) {
-        let removed = state.withLockedValue { state in
-            _ = state.angleSubscriptions.remove(subscription)
-            return state.subscriptions.remove(subscription)
+        let removed = state.withLockedValue { locked in
+            _ = locked.angleSubscriptions.remove(subscription)
+            return locked.subscriptions.remove(subscription)
         }
         guard removed else { return }
         let parameters = subscription.parameters
@@ -482,8 +343,8 @@ public final class OrientationHub: Sendable {
 
     /// How many subscriptions need `sensor` read: what its demand should be held for.
     func subscriptionCount(needing sensor: SensorKind) -> Int {
-        state.withLockedValue { state in
-            state.subscriptions.byLoop.values.reduce(0) { count, loop in
+        state.withLockedValue { locked in
+            locked.subscriptions.byLoop.values.reduce(0) { count, loop in
                 count + loop.1.values.filter { $0.parameters.needs(sensor) }.count
             }
         }
@@ -493,13 +354,7 @@ public final class OrientationHub: Sendable {
     /// the event loop (a save syncs the disk). The future, on `eventLoop`, says whether the saved
     /// lock is the one in force; the lock holds either way.
     func setLock(_ locked: Bool, on eventLoop: any EventLoop) -> EventLoopFuture<Bool> {
-        let changed: RotationLock? = state.withLockedValue { state in
-            guard state.lock.locked != locked else { return nil }
-            state.lock = locked ? RotationLock(locked: true, orientation: state.lastInPlane) : .unlocked
-            state.timestamp = WallClock.now()
-            state.deliverUpdate()
-            return state.lock
-        }
+        let changed = step { $0.setLock(locked, at: WallClock.now()) }
         if let changed {
             logger.info(locked ? "rotation locked in \(changed.orientation?.rawValue ?? "no known orientation")" : "rotation unlocked")
         }
@@ -513,7 +368,7 @@ public final class OrientationHub: Sendable {
         guard let lockStore else { return false }
         return savedLock.withLockedValue { saved in
             // Read after taking the save's turn: the latest lock, whichever request asked for it.
-            let current = state.withLockedValue { $0.lock }
+            let current = state.withLockedValue { $0.machine.lock }
             guard current != saved else { return true }
             do {
                 try lockStore.save(current)
@@ -527,14 +382,15 @@ public final class OrientationHub: Sendable {
     }
 
     public func status(clients: Int) -> StatusResult {
-        state.withLockedValue { state in
+        state.withLockedValue { locked in
+            let state = locked.machine
             // An ambient sensor's value only while it is read: asleep, it may be stale.
             let lightReading = state.light.available && (lightDemand?.isReading ?? false)
             let proximityReading = state.proximity.available && (proximityDemand?.isReading ?? false)
             return StatusResult(
                 server: serverName, uptime: (Double((NIODeadline.now() - startedAt).nanoseconds) / 1e8).rounded() / 10,
                 orientation: state.orientation, locked: state.lock.locked, clients: clients,
-                subscribers: state.subscriptions.count,
+                subscribers: locked.subscriptions.count,
                 sensor: (state.sensor ?? .noSensor).reading(state.sensorAvailable && (demand?.isReading ?? true)),
                 devices: state.devices.map { $0.reading($0.available && (demand?.isReading ?? true)) },
                 light: LightSensorStatus(available: state.light.available, device: state.light.device ?? "none",
@@ -543,64 +399,6 @@ public final class OrientationHub: Sendable {
                                                  reading: proximityReading,
                                                  proximityState: proximityReading ? state.proximity.value?.near : nil))
         }
-    }
-}
-
-/// The hub's state as a subscription needs it.
-struct HubUpdate: Sendable {
-    let orientation: Orientation
-    /// The orientation before the last change.
-    let previous: Orientation
-    /// Counts the orientation changes since orientd started.
-    let sequence: Int
-    /// When the orientation (or the lock) last changed, in seconds since the Unix epoch.
-    let timestamp: Double
-    /// The device orientation interfaces follow: the last in-plane one, or while locked the one locked in.
-    let driving: Orientation?
-    let locked: Bool
-    /// The `deviceOrientationDidChange` line for a subscriber last told of `previous` (nearly all of
-    /// them), and the `rotationLockDidChange` line, encoded once and shared by every subscription.
-    let deviceOrientationLine: ByteBuffer
-    let rotationLockLine: ByteBuffer
-    let sensorAvailable: Bool
-    let sensorAvailabilityLine: ByteBuffer
-    let hinge: TabletModeDetector.State
-    let hingeAngleLine: ByteBuffer
-    let tabletModeLine: ByteBuffer?
-    let light: AmbientSensor<AmbientLight>
-    let proximity: AmbientSensor<Proximity>
-
-    /// What the hinge state says before the sensors were opened.
-    static let noHingeYet = "no accelerometers opened yet"
-
-    init(orientation: Orientation, previous: Orientation, sequence: Int, timestamp: Double, driving: Orientation?, locked: Bool,
-         sensorAvailability: SensorAvailabilityEvent, hinge: TabletModeDetector.State, hingeChangedAt: Double,
-         light: AmbientSensor<AmbientLight>, proximity: AmbientSensor<Proximity>) {
-        self.hinge = hinge
-        self.light = light
-        self.proximity = proximity
-        hingeAngleLine = ByteBuffer(bytes: Wire.line(HingeAngleDidChangeEvent(
-            hingeAngle: hinge.angle, problem: hinge.problem, timestamp: hingeChangedAt)))
-        tabletModeLine = hinge.tabletMode.map { ByteBuffer(bytes: Wire.line(TabletModeDidChangeEvent(
-            tabletMode: $0, hingeAngle: hinge.angle, timestamp: hingeChangedAt))) }
-        sensorAvailable = sensorAvailability.available
-        sensorAvailabilityLine = ByteBuffer(bytes: Wire.line(sensorAvailability))
-        self.orientation = orientation
-        self.previous = previous
-        self.sequence = sequence
-        self.timestamp = timestamp
-        self.driving = driving
-        self.locked = locked
-        deviceOrientationLine = ByteBuffer(bytes: Wire.line(DeviceOrientationDidChangeEvent(
-            orientation: orientation, previous: previous, timestamp: timestamp, sequence: sequence)))
-        rotationLockLine = ByteBuffer(bytes: Wire.line(RotationLockDidChangeEvent(locked: locked, timestamp: timestamp)))
-    }
-
-    /// The `deviceOrientationDidChange` line for a subscriber last told of `told`.
-    func deviceOrientationLine(toldOf told: Orientation) -> ByteBuffer {
-        guard told != previous else { return deviceOrientationLine }
-        return ByteBuffer(bytes: Wire.line(DeviceOrientationDidChangeEvent(
-            orientation: orientation, previous: told, timestamp: timestamp, sequence: sequence)))
     }
 }
 
@@ -621,52 +419,5 @@ struct SubscriptionsByLoop {
         guard byLoop[loop]?.1.removeValue(forKey: ObjectIdentifier(subscription)) != nil else { return false }
         count -= 1
         return true
-    }
-}
-
-/// One angle sample as the hub hands it out.
-struct AngleSample: Sendable {
-    let angles: OrientationAngles
-    let acceleration: Vector3
-    let raw: Vector3?
-    /// Monotonic seconds.
-    let time: Double
-    /// Seconds since the Unix epoch.
-    let timestamp: Double
-    /// The `angles` line for a subscriber that missed none, encoded once for every subscriber.
-    let line: ByteBuffer
-
-    init(angles: OrientationAngles, acceleration: Vector3, raw: Vector3?, time: Double, timestamp: Double) {
-        self.angles = angles
-        self.acceleration = acceleration
-        self.raw = raw
-        self.time = time
-        self.timestamp = timestamp
-        line = ByteBuffer(bytes: Wire.line(AnglesEvent(angles: angles, acceleration: acceleration, raw: raw, timestamp: timestamp, dropped: 0)))
-    }
-
-    /// The line for a subscriber that missed `dropped` samples before this one.
-    func line(dropped: Int) -> ByteBuffer {
-        guard dropped > 0 else { return line }
-        return ByteBuffer(bytes: Wire.line(AnglesEvent(angles: angles, acceleration: acceleration, raw: raw, timestamp: timestamp, dropped: dropped)))
-    }
-}
-
-extension SensorStatus {
-    /// Before any sensor was seen.
-    static let noSensor = SensorStatus(uri: "", device: "none", location: .display, mountMatrix: .identity,
-                                   mountMatrixSource: "", rate: 0, reading: false, available: false)
-
-    func reading(_ reading: Bool) -> SensorStatus {
-        var copy = self
-        copy.reading = reading
-        return copy
-    }
-
-    func unavailable(because problem: String) -> SensorStatus {
-        var copy = self
-        copy.available = false
-        copy.problem = problem
-        return copy
     }
 }
