@@ -181,7 +181,7 @@ final class ClientConnection: ChannelDuplexHandler, @unchecked Sendable {
     }
 
     private func admit(_ peer: PeerCredentials?) {
-        guard machine.state == .admitting else { return }
+        guard machine.phase == .admitting else { return }
         self.peer = peer
         if let peer {
             logger[metadataKey: "peer"] = "pid \(peer.pid) uid \(peer.uid)"
@@ -305,7 +305,7 @@ final class ClientConnection: ChannelDuplexHandler, @unchecked Sendable {
 
     /// An answer was sent: if it was the pending one, the requests after it may go on.
     private func answerWasSent() {
-        guard machine.state == .awaitingAnswer else { return }
+        guard machine.phase == .awaitingAnswer else { return }
         machine.answerSent()
         act()
     }

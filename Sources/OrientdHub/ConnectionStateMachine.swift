@@ -18,7 +18,8 @@ import NIOCore
 ///   then `endOfInput` says so and the connection closes;
 /// - once a reply could not be written the client is gone: nothing more is answered.
 struct ConnectionStateMachine {
-    enum State: Equatable {
+    /// What the connection is doing, for the shell's questions and the tests.
+    enum Phase: Equatable {
         /// The peer's credentials are being read; nothing is answered yet.
         case admitting
         case serving
@@ -46,88 +47,127 @@ struct ConnectionStateMachine {
         case endOfInput
     }
 
+    /// What an open connection knows of its client's requests and of its channel.
+    private struct Requests {
+        var queue = CircularBuffer<ByteBuffer>()
+        var queuedBytes = 0
+        /// The client reads its replies (its channel is writable).
+        var writable = true
+        var overlongLineSeen = false
+        var inputEnded = false
+        /// The channel asked for a read that waits until every request is answered.
+        var readHeldBack = false
+    }
+
+    private enum State {
+        case admitting(Requests)
+        case serving(Requests, helloDue: Bool)
+        case awaitingAnswer(Requests)
+        /// `farewell` is said (or done) once, on the way out.
+        case closing(farewell: Action?)
+        case closed
+    }
+
     let queuedBytesLimit: Int
-    private(set) var state = State.admitting
-    private var queue = CircularBuffer<ByteBuffer>()
-    private var queuedBytes = 0
-    private var writable = true
-    private var helloDue = false
-    /// What to say (or do) once, on the way out, while closing.
-    private var farewell: Action?
-    private var overlongLineSeen = false
-    private var inputEnded = false
-    private var readHeldBack = false
+    private var state = State.admitting(Requests())
 
     init(queuedBytesLimit: Int) {
         self.queuedBytesLimit = queuedBytesLimit
     }
 
+    var phase: Phase {
+        switch state {
+        case .admitting: .admitting
+        case .serving: .serving
+        case .awaitingAnswer: .awaitingAnswer
+        case .closing: .closing
+        case .closed: .closed
+        }
+    }
+
     /// Requests received and not yet answered.
-    var queuedRequests: Int { queue.count }
+    var queuedRequests: Int {
+        switch state {
+        case .admitting(let requests), .serving(let requests, _), .awaitingAnswer(let requests): requests.queue.count
+        case .closing, .closed: 0
+        }
+    }
 
     // MARK: Events
 
     mutating func admitted() {
-        guard state == .admitting else { return }
-        state = .serving
-        helloDue = true
+        guard case .admitting(let requests) = state else {
+            assertionFailure("a connection is admitted once, before anything else: \(phase)")
+            return
+        }
+        state = .serving(requests, helloDue: true)
     }
 
     mutating func refused(_ refusal: ClientCount.Refusal) {
-        guard state == .admitting else { return }
-        close(with: .refuse(refusal))
+        guard case .admitting = state else {
+            assertionFailure("a connection is refused once, before anything else: \(phase)")
+            return
+        }
+        state = .closing(farewell: .refuse(refusal))
     }
 
     mutating func received(_ line: ByteBuffer) {
-        guard state != .closing, state != .closed, !overlongLineSeen else { return }
-        queuedBytes += line.readableBytes
-        queue.append(line)
-        if queuedBytes > queuedBytesLimit { close(with: .closeForFlooding) }
+        let limit = queuedBytesLimit
+        updateRequests { requests in
+            // After an over-long line nothing more is answered.
+            guard !requests.overlongLineSeen else { return nil }
+            requests.queuedBytes += line.readableBytes
+            requests.queue.append(line)
+            return requests.queuedBytes > limit ? .closeForFlooding : nil
+        }
     }
 
     mutating func receivedOverlongLine() {
-        guard state != .closing, state != .closed else { return }
-        overlongLineSeen = true
+        updateRequests { $0.overlongLineSeen = true; return nil }
     }
 
     /// The client half-closed: nothing more will come.
     mutating func inputClosed() {
-        inputEnded = true
+        updateRequests { $0.inputEnded = true; return nil }
     }
 
     /// A reply could not be written: the client is gone, answering the rest would be wasted.
     mutating func writeFailed() {
-        guard state != .closed else { return }
-        close(with: nil)
+        if case .closed = state { return }
+        state = .closing(farewell: nil)
     }
 
     /// The channel asks for more to read; `nextAction` answers `.read` when it may go through.
     mutating func readRequested() {
-        readHeldBack = true
+        updateRequests { $0.readHeldBack = true; return nil }
     }
 
     mutating func writabilityChanged(_ writable: Bool) {
-        self.writable = writable
+        updateRequests { $0.writable = writable; return nil }
     }
 
-    /// The request being answered cannot be answered yet.
+    /// The request being answered cannot be answered yet. Pending already (a `lock` that waited
+    /// for a reading now waits for its save), or closed meanwhile: nothing changes.
     mutating func answerPending() {
-        guard state == .serving else { return }
-        state = .awaitingAnswer
+        switch state {
+        case .serving(let requests, let helloDue):
+            assert(!helloDue, "a request is answered only after the hello")
+            state = .awaitingAnswer(requests)
+        case .awaitingAnswer, .closing, .closed:
+            break
+        case .admitting:
+            assertionFailure("nothing is answered before the client is admitted")
+        }
     }
 
-    /// The pending answer was sent.
+    /// The pending answer was sent (or there was none: an answer sent at once).
     mutating func answerSent() {
-        guard state == .awaitingAnswer else { return }
-        state = .serving
+        guard case .awaitingAnswer(let requests) = state else { return }
+        state = .serving(requests, helloDue: false)
     }
 
     mutating func closed() {
         state = .closed
-        dropQueue()
-        readHeldBack = false
-        helloDue = false
-        farewell = nil
     }
 
     // MARK: Actions
@@ -135,46 +175,60 @@ struct ConnectionStateMachine {
     /// What to do now, or nil when nothing is to be done until the next event.
     mutating func nextAction() -> Action? {
         switch state {
-        case .closed:
+        case .closed, .admitting, .awaitingAnswer:
             return nil
-        case .closing:
-            defer { farewell = nil }
+        case .closing(let farewell):
+            state = .closing(farewell: nil)
             return farewell
-        case .admitting, .awaitingAnswer:
-            return nil
-        case .serving:
+        case .serving(var requests, let helloDue):
             if helloDue {
-                helloDue = false
+                state = .serving(requests, helloDue: false)
                 return .sendHello
             }
-            if writable, let line = queue.popFirst() {
-                queuedBytes -= line.readableBytes
+            if requests.writable, let line = requests.queue.popFirst() {
+                requests.queuedBytes -= line.readableBytes
+                state = .serving(requests, helloDue: false)
                 return .answer(line)
             }
-            if queue.isEmpty, overlongLineSeen {
-                close(with: .closeForOverlongLine)
+            guard requests.queue.isEmpty else { return nil }
+            if requests.overlongLineSeen {
+                state = .closing(farewell: .closeForOverlongLine)
                 return nextAction()
             }
-            if queue.isEmpty, inputEnded {
-                close(with: .endOfInput)
+            if requests.inputEnded {
+                state = .closing(farewell: .endOfInput)
                 return nextAction()
             }
-            if queue.isEmpty, readHeldBack {
-                readHeldBack = false
+            if requests.readHeldBack {
+                requests.readHeldBack = false
+                state = .serving(requests, helloDue: false)
                 return .read
             }
             return nil
         }
     }
 
-    private mutating func close(with farewell: Action?) {
-        state = .closing
-        self.farewell = farewell
-        dropQueue()
-    }
-
-    private mutating func dropQueue() {
-        queue.removeAll()
-        queuedBytes = 0
+    /// Changes what an open connection knows of its requests; `change` may say to close. Once
+    /// closing, nothing more is read or answered, so nothing is kept.
+    private mutating func updateRequests(_ change: (inout Requests) -> Action?) {
+        var requests: Requests
+        let rebuild: (Requests) -> State
+        switch state {
+        case .admitting(let current):
+            (requests, rebuild) = (current, { .admitting($0) })
+        case .serving(let current, let helloDue):
+            (requests, rebuild) = (current, { .serving($0, helloDue: helloDue) })
+        case .awaitingAnswer(let current):
+            (requests, rebuild) = (current, { .awaitingAnswer($0) })
+        case .closing, .closed:
+            return
+        }
+        // Out of the enum while it changes, so the queue is not copied.
+        state = .closed
+        if let farewell = change(&requests) {
+            state = .closing(farewell: farewell)
+        } else {
+            state = rebuild(requests)
+        }
     }
 }
