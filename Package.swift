@@ -30,16 +30,20 @@ let package = Package(
         // Pure core: vectors, mount matrix, calibration, orientation, classifier. No I/O, no clocks.
         .target(name: "OrientationCore"),
 
+        // The daemon's threads: a thread that can be woken and stopped, the event thread that
+        // sleeps in poll() on descriptors, the monotonic clock. No sensor, no bus.
+        .target(name: "DaemonThreads", dependencies: ["COrientdShim"]),
+
         // Sensor layer: discovery and reading of accelerometers through libiio.
         .target(name: "AccelerometerIO", dependencies: [
-            "COrientdShim", "OrientationCore",
+            "COrientdShim", "DaemonThreads", "OrientationCore",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
         // iio-sensor-proxy's D-Bus interface (net.hadess.SensorProxy), for desktops that know only
         // it: a view of the hub, as the socket is.
         .target(name: "SensorProxy", dependencies: [
-            "AccelerometerIO", "COrientdShim", "OrientationCore", "OrientdHub", "OrientdProtocol",
+            "COrientdShim", "DaemonThreads", "OrientationCore", "OrientdHub", "OrientdProtocol",
             .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -67,7 +71,7 @@ let package = Package(
         .target(name: "OrientdClient", dependencies: ["OrientdProtocol", "OrientationCore"]),
 
         .executableTarget(name: "orientd", dependencies: [
-            "AccelerometerIO", "CLibSystemd", "OrientationCore", "OrientdConfiguration", "OrientdHub", "OrientdProtocol", "SensorProxy",
+            "AccelerometerIO", "CLibSystemd", "DaemonThreads", "OrientationCore", "OrientdConfiguration", "OrientdHub", "OrientdProtocol", "SensorProxy",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -130,6 +134,12 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
+        // The daemon's wiring in process: the real pipeline, hub and D-Bus machine, no thread or bus.
+        .testTarget(name: "OrientdWiringTests", dependencies: [
+            "AccelerometerIO", "OrientationCore", "OrientdHub", "OrientdProtocol", "SensorProxy", .target(name: "orientd"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
         .testTarget(name: "OrientdConfigurationTests", dependencies: ["AccelerometerIO", "OrientdConfiguration", "OrientationCore"]),
         .testTarget(name: "OrientdIntegrationTests", dependencies: [

@@ -1,3 +1,4 @@
+import DaemonThreads
 import COrientdShim
 import Glibc
 

@@ -1,3 +1,4 @@
+import DaemonThreads
 import Synchronization
 
 /// Who needs the sensor read, reference-counted as `beginGeneratingDeviceOrientationNotifications`

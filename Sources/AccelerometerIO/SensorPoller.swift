@@ -1,3 +1,4 @@
+import DaemonThreads
 import Glibc
 import Logging
 import OrientationCore
@@ -250,14 +251,5 @@ final class HotplugInbox: Sendable {
             defer { events = [] }
             return events
         }
-    }
-}
-
-/// Seconds on CLOCK_MONOTONIC: the time base of every sample.
-public enum MonotonicClock {
-    public static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1_000_000_000
     }
 }

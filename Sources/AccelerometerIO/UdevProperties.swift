@@ -1,3 +1,4 @@
+import DaemonThreads
 import COrientdShim
 
 /// udev properties of local devices, as udev rules and systemd's hwdb set them

@@ -1,4 +1,4 @@
-import AccelerometerIO
+import DaemonThreads
 import COrientdShim
 import Glibc
 import Logging

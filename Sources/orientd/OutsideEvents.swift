@@ -1,3 +1,4 @@
+import DaemonThreads
 import AccelerometerIO
 import Logging
 import OrientdHub

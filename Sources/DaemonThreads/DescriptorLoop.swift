@@ -1,6 +1,5 @@
 import Glibc
 import Synchronization
-import OrientationCore
 
 /// Something the event thread waits on: a descriptor (udev's monitor, the D-Bus connection) and
 /// how long it may wait at most. Asked afresh before every wait, on the thread.

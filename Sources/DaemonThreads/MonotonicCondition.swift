@@ -2,11 +2,11 @@ import Glibc
 
 /// A pthread mutex with a condition variable that times its waits on the monotonic clock, so a
 /// change of the wall clock neither shortens nor stretches a sleep.
-final class MonotonicCondition: @unchecked Sendable {
+package final class MonotonicCondition: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    package init() {
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -22,13 +22,13 @@ final class MonotonicCondition: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func locked<T>(_ body: () throws -> T) rethrows -> T {
+    package func locked<T>(_ body: () throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
 
-    func broadcast() { pthread_cond_broadcast(condition) }
+    package func broadcast() { pthread_cond_broadcast(condition) }
 
     /// The monotonic time `seconds` from now (nil: never, for an infinite or huge wait).
     static func deadline(after seconds: Double) -> timespec? {
@@ -42,7 +42,7 @@ final class MonotonicCondition: @unchecked Sendable {
 
     /// Waits, with the mutex held, until broadcast or the deadline (nil: no deadline); returns
     /// false once the deadline has passed.
-    func wait(until deadline: timespec?) -> Bool {
+    package func wait(until deadline: timespec?) -> Bool {
         guard var deadline else {
             pthread_cond_wait(condition, mutex)
             return true
@@ -52,18 +52,20 @@ final class MonotonicCondition: @unchecked Sendable {
 }
 
 /// Opens once: `wait` returns when `open` has been called, before or after.
-final class Latch: @unchecked Sendable {
+package final class Latch: @unchecked Sendable {
     private let condition = MonotonicCondition()
     private var isOpen = false
 
-    func open() {
+    package init() {}
+
+    package func open() {
         condition.locked {
             isOpen = true
             condition.broadcast()
         }
     }
 
-    func wait() {
+    package func wait() {
         condition.locked {
             while !isOpen { _ = condition.wait(until: nil) }
         }

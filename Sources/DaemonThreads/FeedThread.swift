@@ -3,16 +3,18 @@ import Glibc
 
 /// A thread of its own for a sample feed, which can be asked to stop or woken, and whose waits
 /// end at once when it is. Plain pthreads: the daemon does not link Foundation.
-final class FeedThread: @unchecked Sendable {
+package final class FeedThread: @unchecked Sendable {
     private let condition = MonotonicCondition()
     private var stopRequested = false
     private var wakeRequested = false
     private var started = false
     private var finished = false
 
+    package init() {}
+
     /// Runs `body` on a new thread named `name`. A thread that cannot be created (out of memory
     /// or the process's thread limit) is fatal: every feed is essential to the daemon.
-    func start(name: String, _ body: @escaping @Sendable () -> Void) {
+    package func start(name: String, _ body: @escaping @Sendable () -> Void) {
         condition.locked { started = true }
         let work = Unmanaged.passRetained(ThreadWork { [self] in
             _ = orientd_name_this_thread(name)
@@ -34,12 +36,12 @@ final class FeedThread: @unchecked Sendable {
         pthread_detach(thread)
     }
 
-    var shouldStop: Bool { condition.locked { stopRequested } }
+    package var shouldStop: Bool { condition.locked { stopRequested } }
 
     /// Waits `seconds` (`.infinity`: until woken), or less if woken or asked to stop. Returns
     /// whether it was woken or asked to stop.
     @discardableResult
-    func sleep(_ seconds: Double) -> Bool {
+    package func sleep(_ seconds: Double) -> Bool {
         condition.locked {
             if seconds > 0 {
                 let deadline = MonotonicCondition.deadline(after: seconds)
@@ -51,7 +53,7 @@ final class FeedThread: @unchecked Sendable {
     }
 
     /// Ends the current or next `sleep` early.
-    func wake() {
+    package func wake() {
         condition.locked {
             wakeRequested = true
             condition.broadcast()
@@ -60,7 +62,7 @@ final class FeedThread: @unchecked Sendable {
 
     /// Asks the thread to stop and waits until its body has returned (if it was ever started; a
     /// feed started in the background may not be yet when the daemon stops).
-    func stop() {
+    package func stop() {
         condition.locked {
             stopRequested = true
             condition.broadcast()
