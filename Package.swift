@@ -83,8 +83,12 @@ let package = Package(
         // compositor's commands. No I/O.
         .target(name: "ScreenRotation", dependencies: ["OrientationCore"]),
 
+        // The runtime of 'orientctl rotate' (its threads, the compositor backends, the loop that
+        // carries out ScreenRotator's decisions) and orientctl's terminal output.
+        .target(name: "RotateRuntime", dependencies: ["OrientdClient", "OrientdProtocol", "OrientationCore", "ScreenRotation"]),
+
         .executableTarget(name: "orientctl", dependencies: [
-            "OrientdClient", "OrientdProtocol", "OrientationCore", "ScreenRotation",
+            "OrientdClient", "OrientdProtocol", "OrientationCore", "RotateRuntime", "ScreenRotation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -126,6 +130,8 @@ let package = Package(
         .testTarget(name: "SensorProxyTests", dependencies: ["SensorProxy", "OrientationCore", "OrientdHub", "OrientdProtocol"]),
         .testTarget(name: "OrientdProtocolTests", dependencies: ["OrientdProtocol"]),
         .testTarget(name: "ScreenRotationTests", dependencies: ["ScreenRotation", "OrientationCore"]),
+        // orientctl rotate's loop in process, on a stand-in compositor.
+        .testTarget(name: "RotateRuntimeTests", dependencies: ["RotateRuntime", "ScreenRotation", "OrientationCore"]),
         // The hub in process: connections through NIO's EmbeddedChannel, no sockets, no sensor.
         .testTarget(name: "OrientdHubTests", dependencies: [
             "OrientdHub", "OrientdProtocol", "OrientationCore", "ProcessHarness",
@@ -143,7 +149,7 @@ let package = Package(
         ]),
         .testTarget(name: "OrientdConfigurationTests", dependencies: ["AccelerometerIO", "OrientdConfiguration", "OrientationCore"]),
         .testTarget(name: "OrientdIntegrationTests", dependencies: [
-            "EmulatedSensor", "OrientdClient", "OrientdProtocol", "OrientationCore", "ProcessHarness", "ScenarioCorpus", "ScreenRotation",
+            "EmulatedSensor", "OrientdClient", "OrientdProtocol", "OrientationCore", "ProcessHarness", "RotateRuntime", "ScenarioCorpus", "ScreenRotation",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .target(name: "orientd"), .target(name: "orientctl"), .target(name: "orientation-example"),
         ]),

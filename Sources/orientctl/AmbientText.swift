@@ -1,3 +1,4 @@
+import RotateRuntime
 import OrientdProtocol
 
 /// How orientctl writes the ambient sensors' values and sensors coming and going, for people.

@@ -1,3 +1,4 @@
+import RotateRuntime
 import OrientationCore
 
 /// The text `orientctl calibrate` prints about a measured matrix: the matrix, the hwdb entry,

@@ -1,3 +1,4 @@
+import RotateRuntime
 import Foundation
 import OrientationCore
 import OrientdClient

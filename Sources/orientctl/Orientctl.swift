@@ -1,3 +1,4 @@
+import RotateRuntime
 import ArgumentParser
 import Foundation
 import OrientdClient
@@ -91,28 +92,4 @@ struct ConnectionOptions: ParsableArguments {
 
     /// A message as one line of JSON.
     static func json(_ message: JSONValue) -> String { String(decoding: Wire.line(message).dropLast(), as: UTF8.self) }
-}
-
-enum Output {
-    /// Prints a line and flushes it at once, so a pipe sees every change as it happens.
-    static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
-    }
-
-    /// Text as it is, for terminal control sequences.
-    static func raw(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
-    }
-
-    /// A line for people on standard error: notes and warnings that must not mix into the output.
-    static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
-    }
-}
-
-/// A client error, printed as "Error: ..." with exit status 1.
-struct ClientFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ error: OrientdClientError) { description = error.description }
-    init(message: String) { description = message }
 }

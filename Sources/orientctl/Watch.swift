@@ -1,3 +1,4 @@
+import RotateRuntime
 import ArgumentParser
 import Foundation
 import OrientationCore

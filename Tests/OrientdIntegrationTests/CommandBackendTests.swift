@@ -2,7 +2,7 @@ import Foundation
 import ProcessHarness
 import ScreenRotation
 import Testing
-@testable import orientctl
+@testable import RotateRuntime
 
 extension IntegrationTests {
     /// orientctl's command backends run in process against stub tools on PATH: the commands

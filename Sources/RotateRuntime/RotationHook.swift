@@ -5,19 +5,19 @@ import ScreenRotation
 /// environment. It runs beside the turning (a slow hook delays no turn), one at a time and in
 /// order: turns made while it runs leave only the latest to run next, so the last run always
 /// knows the screen as it is. A failure is reported, not fatal.
-final class RotationHook: @unchecked Sendable {
-    let command: String
-    let backend: String
+package final class RotationHook: @unchecked Sendable {
+    package let command: String
+    package let backend: String
     private let lock = NSLock()
     private var running = false
     private var pending: (rotation: PanelRotation, output: String)?
 
-    init(command: String, backend: String) {
+    package init(command: String, backend: String) {
         self.command = command
         self.backend = backend
     }
 
-    func run(rotation: PanelRotation, output: String) {
+    package func run(rotation: PanelRotation, output: String) {
         lock.lock()
         defer { lock.unlock() }
         if running {

@@ -7,13 +7,17 @@ import OrientdProtocol
 /// what it hears; reconnects with a growing delay (0.1 s to 2 s) whenever orientd goes away.
 /// A new subscription names the interface orientation last heard first among the supported ones:
 /// a restarted orientd that finds the device lying flat then starts from it, so the screen stays.
-struct OrientdFollower {
-    let socketPath: String?
-    let supported: [InterfaceOrientation]
-    let tabletMode: Bool
-    let inbox: RotateInbox
+package struct OrientdFollower {
+    package let socketPath: String?
+    package let supported: [InterfaceOrientation]
+    package let tabletMode: Bool
+    package let inbox: RotateInbox
 
-    func start() {
+    package init(socketPath: String?, supported: [InterfaceOrientation], tabletMode: Bool, inbox: RotateInbox) {
+        (self.socketPath, self.supported, self.tabletMode, self.inbox) = (socketPath, supported, tabletMode, inbox)
+    }
+
+    package func start() {
         Thread.detachNewThread { follow() }
     }
 

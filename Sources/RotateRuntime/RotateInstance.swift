@@ -6,10 +6,10 @@ import Glibc
 /// The lock is a file in `$XDG_RUNTIME_DIR`, taken only when that directory is this user's own
 /// and no one else's to write (as systemd makes it); the holder's pid comes from the kernel
 /// (F_GETLK), not from the file, and only an `orientctl rotate` is ever signalled.
-enum RotateInstance {
+package enum RotateInstance {
     /// Takes the lock for the session's display, stopping its holder, and holds it until this
     /// process ends (its descriptor stays open). Nothing without a private runtime directory.
-    static func takeOver(environment: [String: String]) throws {
+    package static func takeOver(environment: [String: String]) throws {
         guard let directory = environment["XDG_RUNTIME_DIR"], directory.hasPrefix("/"), isPrivate(directory) else { return }
         let display = environment["WAYLAND_DISPLAY"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["DISPLAY"] ?? ""
         let path = directory + "/orientctl-rotate." + safeName(display.isEmpty ? "none" : display) + ".lock"

@@ -3,19 +3,19 @@ import ScreenRotation
 
 /// Turns the screen through sway's IPC socket, with `SwayCommands`. Each request opens a connection
 /// of its own, so a restarted sway is simply found again.
-final class SwayBackend: ScreenBackend {
-    let name = "sway"
-    let socket: SwaySocket
+package final class SwayBackend: ScreenBackend {
+    package let name = "sway"
+    package let socket: SwaySocket
 
-    init(socket: SwaySocket) {
+    package init(socket: SwaySocket) {
         self.socket = socket
     }
 
-    func outputNames() throws(BackendFailure) -> [String] {
+    package func outputNames() throws(BackendFailure) -> [String] {
         try outputs().compactMap { $0["name"]?.stringValue }
     }
 
-    func turn(_ output: String, to rotation: PanelRotation) throws(BackendFailure) {
+    package func turn(_ output: String, to rotation: PanelRotation) throws(BackendFailure) {
         // sway takes an output it does not have as config for later, and says success.
         let outputs = try outputNames()
         guard outputs.contains(output) else {
@@ -35,7 +35,7 @@ final class SwayBackend: ScreenBackend {
 
     /// What sway shows on `output` now; nil for a transform orientctl never sets (flipped) or an
     /// output sway does not have.
-    func rotation(of output: String) throws(BackendFailure) -> PanelRotation? {
+    package func rotation(of output: String) throws(BackendFailure) -> PanelRotation? {
         guard let transform = try outputs().first(where: { $0["name"]?.stringValue == output })?["transform"]?.stringValue else {
             return nil
         }

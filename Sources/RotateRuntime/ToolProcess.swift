@@ -3,23 +3,23 @@ import ScreenRotation
 
 /// Runs a backend's tools as child processes: found on PATH, with no shell, standard input
 /// from /dev/null, and killed with everything they started when they overrun their time.
-struct ToolProcess: ToolExecutor {
+package struct ToolProcess: ToolExecutor {
     /// The environment the tools run in, PATH included (orientctl's own, normally).
-    let environment: [String: String]
+    package let environment: [String: String]
     /// How long one command may take before it is killed.
-    var timeout: Double = 5
+    package var timeout: Double = 5
 
-    func run(_ command: ToolCommand) -> ToolRun {
+    package func run(_ command: ToolCommand) -> ToolRun {
         guard let path = Self.locate(command.tool, path: environment["PATH"]) else { return .notFound }
         return Self.spawn(path, command.arguments, environment: environment, timeout: timeout)
     }
 
-    func pause(seconds: Double) {
+    package func pause(seconds: Double) {
         usleep(UInt32(max(0, seconds) * 1_000_000))
     }
 
     /// The executable `tool` names: itself when it holds a slash, else the first match on PATH.
-    static func locate(_ tool: String, path: String?) -> String? {
+    package static func locate(_ tool: String, path: String?) -> String? {
         if tool.contains("/") { return access(tool, X_OK) == 0 ? tool : nil }
         let directories = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: true)
         for directory in directories {
@@ -32,7 +32,7 @@ struct ToolProcess: ToolExecutor {
 
     /// Starts `path` in a process group of its own, collects its output and waits for it, up to
     /// `timeout` seconds; then kills the whole group.
-    static func spawn(_ path: String, _ arguments: [String], environment: [String: String], timeout: Double) -> ToolRun {
+    package static func spawn(_ path: String, _ arguments: [String], environment: [String: String], timeout: Double) -> ToolRun {
         var output: [Int32] = [-1, -1], errors: [Int32] = [-1, -1]
         guard makePipe(&output) else { return .couldNotStart(String(cString: strerror(errno))) }
         guard makePipe(&errors) else {

@@ -2,7 +2,7 @@ import ScreenRotation
 
 /// A way to turn the screen of one compositor or display server (sway's IPC, or a command such
 /// as hyprctl, niri, wlr-randr or xrandr). `orientctl rotate` keeps one for its whole run.
-protocol ScreenBackend: AnyObject {
+package protocol ScreenBackend: AnyObject {
     /// The backend's name, as `--backend` takes it: sway, hyprland, niri, wlr-randr or x11.
     var name: String { get }
     /// The outputs the compositor has now, for choosing the built-in panel.
@@ -12,12 +12,16 @@ protocol ScreenBackend: AnyObject {
 }
 
 /// Why a backend could not do what it was asked.
-struct BackendFailure: Error, CustomStringConvertible {
+package struct BackendFailure: Error, CustomStringConvertible {
     /// What went wrong, in words, naming the compositor or the command.
-    let description: String
+    package let description: String
     /// True when the compositor could not be reached at all (not running, socket gone): worth
     /// trying again later. False when it answered and refused (a wrong output name, say).
-    let compositorGone: Bool
+    package let compositorGone: Bool
     /// The system's error number, when one says why (connect's ENOENT, say); 0 otherwise.
-    var code: Int32 = 0
+    package var code: Int32 = 0
+
+    package init(description: String, compositorGone: Bool, code: Int32 = 0) {
+        (self.description, self.compositorGone, self.code) = (description, compositorGone, code)
+    }
 }

@@ -5,13 +5,17 @@ import Glibc
 /// restarts names its socket after its new process id (`sway-ipc.UID.PID.sock`), and programs
 /// started before keep the old path. With two or more other sways running (a nested one, another
 /// seat) it cannot tell which is this session's, and waits instead.
-struct SwaySocket {
-    let configuredPath: String
-    let runtimeDirectory: String?
+package struct SwaySocket {
+    package let configuredPath: String
+    package let runtimeDirectory: String?
+
+    package init(configuredPath: String, runtimeDirectory: String?) {
+        (self.configuredPath, self.runtimeDirectory) = (configuredPath, runtimeDirectory)
+    }
 
     /// Connects to `$SWAYSOCK`, or to the one other sway when that is gone; the error is the one
     /// for `$SWAYSOCK`.
-    func connect(timeout: Double = 5) throws(BackendFailure) -> SwayIPC {
+    package func connect(timeout: Double = 5) throws(BackendFailure) -> SwayIPC {
         do {
             return try SwayIPC(socketPath: configuredPath, timeout: timeout)
         } catch {
@@ -24,7 +28,7 @@ struct SwaySocket {
     }
 
     /// The sockets of this user's other sways still running, in the runtime directory.
-    func otherSways() -> [String] {
+    package func otherSways() -> [String] {
         guard let runtimeDirectory, let directory = opendir(runtimeDirectory) else { return [] }
         defer { closedir(directory) }
         let prefix = "sway-ipc.\(getuid())."

@@ -5,29 +5,29 @@ import OrientdProtocol
 /// One connection to sway's IPC socket (`$SWAYSOCK`). A message is the magic `i3-ipc`, the
 /// payload's length and the message type (each a 32-bit integer in the machine's byte order),
 /// then the payload, JSON in both directions (sway-ipc(7)).
-final class SwayIPC {
-    enum MessageType: UInt32 {
+package final class SwayIPC {
+    package enum MessageType: UInt32 {
         case runCommand = 0
         case subscribe = 2
         case getOutputs = 3
     }
 
     /// Event types have the high bit set; sway's `workspace` event is 0, `output` 1, `shutdown` 6.
-    static let workspaceEvent: UInt32 = 0x8000_0000
-    static let outputEvent: UInt32 = 0x8000_0001
-    static let shutdownEvent: UInt32 = 0x8000_0006
+    package static let workspaceEvent: UInt32 = 0x8000_0000
+    package static let outputEvent: UInt32 = 0x8000_0001
+    package static let shutdownEvent: UInt32 = 0x8000_0006
 
     private static let magic = Array("i3-ipc".utf8)
     /// A reply larger than this is not from sway.
     private static let largestPayload: UInt32 = 16 << 20
 
-    let socketPath: String
+    package let socketPath: String
     private let descriptor: Int32
 
     /// Connects; `timeout` bounds the connection and each read and write, so a sway that hangs
     /// (stopped, or busy) cannot hang orientctl. A connection kept for events lifts the bound on
     /// reads afterwards (`waitForEvents`).
-    init(socketPath: String, timeout: Double = 5) throws(BackendFailure) {
+    package init(socketPath: String, timeout: Double = 5) throws(BackendFailure) {
         self.socketPath = socketPath
         do {
             descriptor = try UnixStreamSocket.connect(to: socketPath, timeout: timeout)
@@ -39,12 +39,12 @@ final class SwayIPC {
     deinit { close(descriptor) }
 
     /// From now on a read waits as long as sway sends nothing: for a connection that only listens.
-    func waitForEvents() {
+    package func waitForEvents() {
         UnixStreamSocket.limit(descriptor, SO_RCVTIMEO, to: nil)
     }
 
     /// Sends a message and returns sway's reply, skipping events that arrive first.
-    func request(_ type: MessageType, _ payload: String = "") throws(BackendFailure) -> JSONValue {
+    package func request(_ type: MessageType, _ payload: String = "") throws(BackendFailure) -> JSONValue {
         try send(type, payload)
         while true {
             let (replyType, reply) = try receive()
@@ -56,7 +56,7 @@ final class SwayIPC {
         }
     }
 
-    func send(_ type: MessageType, _ payload: String) throws(BackendFailure) {
+    package func send(_ type: MessageType, _ payload: String) throws(BackendFailure) {
         var message = Self.magic
         let body = Array(payload.utf8)
         withUnsafeBytes(of: UInt32(body.count)) { message.append(contentsOf: $0) }
@@ -72,7 +72,7 @@ final class SwayIPC {
     }
 
     /// The next message from sway: a reply or an event.
-    func receive() throws(BackendFailure) -> (type: UInt32, payload: [UInt8]) {
+    package func receive() throws(BackendFailure) -> (type: UInt32, payload: [UInt8]) {
         let header = try read(count: Self.magic.count + 8)
         guard Array(header.prefix(Self.magic.count)) == Self.magic else {
             throw BackendFailure(description: "\(socketPath) does not speak sway's IPC protocol", compositorGone: false)

@@ -5,11 +5,15 @@ import OrientdProtocol
 /// came or went; sway 1.8 and later), a `reload` of its config, and its end (sway quit or restarts). Reconnects with a growing delay (0.25 s to
 /// 2 s: one connect() on a Unix socket, a small price for turning a restarted sway soon) and says
 /// when sway is back, so the screen is turned again.
-struct SwayWatcher {
-    let socket: SwaySocket
-    let inbox: RotateInbox
+package struct SwayWatcher {
+    package let socket: SwaySocket
+    package let inbox: RotateInbox
 
-    func start() {
+    package init(socket: SwaySocket, inbox: RotateInbox) {
+        (self.socket, self.inbox) = (socket, inbox)
+    }
+
+    package func start() {
         Thread.detachNewThread { watch() }
     }
 

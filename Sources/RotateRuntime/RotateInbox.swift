@@ -2,7 +2,7 @@ import Foundation
 import ScreenRotation
 
 /// What the threads of `orientctl rotate` tell its main loop, in the order they happen.
-enum RotateNews: Sendable {
+package enum RotateNews: Sendable {
     case rotator(ScreenRotator.Event)
     /// sway says its outputs changed: ask what the panel shows.
     case outputsChanged
@@ -11,11 +11,13 @@ enum RotateNews: Sendable {
 }
 
 /// A queue of news that the main loop waits on, up to a deadline.
-final class RotateInbox: @unchecked Sendable {
+package final class RotateInbox: @unchecked Sendable {
     private let condition = NSCondition()
     private var queue: [RotateNews] = []
 
-    func post(_ news: RotateNews) {
+    package init() {}
+
+    package func post(_ news: RotateNews) {
         condition.lock()
         queue.append(news)
         condition.signal()
@@ -23,7 +25,7 @@ final class RotateInbox: @unchecked Sendable {
     }
 
     /// The next news, or nil when `deadline` (on `MonotonicClock`) passes first.
-    func next(until deadline: Double?) -> RotateNews? {
+    package func next(until deadline: Double?) -> RotateNews? {
         condition.lock()
         defer { condition.unlock() }
         while queue.isEmpty {
