@@ -47,7 +47,7 @@ struct ReadRate {
             return connected != nil || !daemon.isRunning
         }
         guard let client = connected else { throw BenchFailure("orientd did not start; see \(log)") }
-        _ = try client.call("subscribe", ["events": .array([.string(EventKind.angles.rawValue)]), "angleRate": .integer(1000)])
+        _ = try client.subscribe(SubscribeParameters(events: [.angles], angleRate: 1000))
         client.setReadTimeout(2)
         var stamps: [Double] = []
         let end = now() + seconds

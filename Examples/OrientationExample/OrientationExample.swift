@@ -20,17 +20,24 @@ struct OrientationExample {
             exit(1)
         }
 
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await orientation in orientd.orientationChanges() {
-                    say("device: \(orientation)")
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for try await orientation in orientd.orientationChanges() {
+                        say("device: \(orientation)")
+                    }
                 }
-            }
-            group.addTask {
-                for await interface in orientd.interfaceOrientationChanges(supported: [.portrait, .landscapeLeft, .landscapeRight]) {
-                    say("photo viewer: draw in \(interface), turned \(interface.rotation)° clockwise")
+                group.addTask {
+                    for try await interface in orientd.interfaceOrientationChanges(supported: [.portrait, .landscapeLeft, .landscapeRight]) {
+                        say("photo viewer: draw in \(interface), turned \(interface.rotation)° clockwise")
+                    }
                 }
+                try await group.waitForAll()
             }
+        } catch {
+            // Only a request orientd refuses ends a stream; a restart does not.
+            say("orientation-example: \(error)")
+            exit(1)
         }
     }
 }

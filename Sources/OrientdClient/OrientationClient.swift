@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 // Applications name Orientation, InterfaceOrientation and the protocol's results with one import.
 @_exported import OrientationCore
 @_exported import OrientdProtocol
@@ -6,10 +7,12 @@ import Foundation
 /// orientd for applications: the current orientation, changes as `AsyncSequence`s, the angle
 /// stream and the rotation lock. Streams survive a daemon restart: they reconnect by themselves
 /// and pick up from the daemon's current state, so a consumer sees no gap but at most a change.
+/// A stream ends with an error only when orientd refuses what it asks for (`invalid-params`);
+/// `subscription(_:)` also shows each loss of orientd.
 ///
 ///     let orientd = OrientationClient()
 ///     print(try await orientd.current())
-///     for await orientation in orientd.orientationChanges() {
+///     for try await orientation in orientd.orientationChanges() {
 ///         print("the device is now \(orientation)")
 ///     }
 ///
@@ -48,11 +51,8 @@ public struct OrientationClient: Sendable {
     }
 
     /// The device orientation: the current one first, then every change (only into `orientations`).
-    public func orientationChanges(of orientations: Set<Orientation> = Set(Orientation.allCases)) -> AsyncStream<Orientation> {
-        stream(parameters: { _ in [
-            "events": .array([.string(EventKind.deviceOrientationDidChange.rawValue)]),
-            "orientations": .array(orientations.map(\.rawValue).sorted().map { .string($0) }),
-        ] }, start: { result in result.orientation },
+    public func orientationChanges(of orientations: Set<Orientation> = Set(Orientation.allCases)) -> AsyncThrowingStream<Orientation, any Error> {
+        stream(parameters: { _ in SubscribeParameters(events: [.deviceOrientationDidChange], orientations: orientations) }, start: { result in result.orientation },
            event: { event in
             guard case .deviceOrientationDidChange(let change) = event else { return nil }
             return change.orientation
@@ -65,13 +65,10 @@ public struct OrientationClient: Sendable {
     /// After a reconnection the interface orientation last yielded is asked for first, so a
     /// daemon restart while the device lies flat does not turn the content. An empty `supported`
     /// ends the stream at once.
-    public func interfaceOrientationChanges(supported: [InterfaceOrientation] = InterfaceOrientation.allCases) -> AsyncStream<InterfaceOrientation> {
+    public func interfaceOrientationChanges(supported: [InterfaceOrientation] = InterfaceOrientation.allCases) -> AsyncThrowingStream<InterfaceOrientation, any Error> {
         stream(parameters: { last in
             let preferred = last.map { [$0] + supported.filter { $0 != last } } ?? supported
-            return [
-                "events": .array([.string(EventKind.interfaceOrientationDidChange.rawValue)]),
-                "supportedInterfaceOrientations": .array(preferred.map { .string($0.rawValue) }),
-            ]
+            return SubscribeParameters(events: [.interfaceOrientationDidChange], supportedInterfaceOrientations: preferred)
         }, start: { result in result.interfaceOrientation },
            event: { event in
             guard case .interfaceOrientationDidChange(let change) = event else { return nil }
@@ -80,10 +77,8 @@ public struct OrientationClient: Sendable {
     }
 
     /// Continuous angles, at most `rate` samples a second (nil: the sensor's rate).
-    public func angles(rate: Double? = nil) -> AsyncStream<AnglesEvent> {
-        var parameters: [String: JSONValue] = ["events": .array([.string(EventKind.angles.rawValue)])]
-        if let rate { parameters["angleRate"] = .number(rate) }
-        let request = parameters
+    public func angles(rate: Double? = nil) -> AsyncThrowingStream<AnglesEvent, any Error> {
+        let request = SubscribeParameters(events: [.angles], angleRate: rate)
         return stream(parameters: { _ in request }, start: { _ in nil }, event: { event in
             guard case .angles(let sample) = event else { return nil }
             return sample
@@ -104,44 +99,40 @@ public struct OrientationClient: Sendable {
         }
     }
 
-    /// A subscription on a thread of its own that reconnects with a growing delay (0.1 s to 2 s)
-    /// whenever the daemon goes away, and yields the state it finds after each (re)subscription
-    /// unless the consumer already has it. A request the daemon refuses (invalid-params) ends the
-    /// stream: trying again would not help.
-    private func stream<Element: Sendable & Equatable>(
-        parameters: @escaping @Sendable (_ lastYielded: Element?) -> [String: JSONValue],
-        start: @escaping @Sendable (SubscribeResult) -> Element?,
-        event: @escaping @Sendable (ServerEvent) -> Element?,
-        repeatsAllowed: Bool = false
-    ) -> AsyncStream<Element> {
+    /// Follows orientd across restarts: subscribes with `parameters` (asked afresh at every
+    /// (re)subscription), yields the state it starts from and every event, and when orientd goes
+    /// away says so once (`lost`) and subscribes again, 0.1 s to 2 s apart, on a thread of its
+    /// own. A request orientd refuses (anything but too-many-clients, which passes) ends the
+    /// stream with `OrientdClientError.serverError`: trying again would not help.
+    public func subscription(_ parameters: @escaping @Sendable () -> SubscribeParameters) -> AsyncThrowingStream<SubscriptionNews, any Error> {
         let socketPath = self.socketPath
         let subscription = StreamSubscription()
-        return AsyncStream(bufferingPolicy: .bufferingNewest(64)) { continuation in
+        return AsyncThrowingStream(bufferingPolicy: .bufferingNewest(64)) { continuation in
             continuation.onTermination = { _ in subscription.cancel() }
             Thread.detachNewThread {
-                var last: Element?
                 var delay = 0.1
-                func yield(_ element: Element) {
-                    guard repeatsAllowed || element != last else { return }
-                    last = element
-                    continuation.yield(element)
+                var reachable = true
+                func lost(_ reason: String) {
+                    if reachable { continuation.yield(.lost(reason: reason)) }
+                    reachable = false
                 }
                 while !subscription.isCancelled {
                     do {
                         let client = try OrientdClient(socketPath: socketPath, timeout: 5)
                         guard subscription.attach(client.interrupter) else { break }
                         defer { withExtendedLifetime(client) { subscription.detach() } }
-                        let result = try client.subscribe(parameters(last))
-                        delay = 0.1
-                        if let element = start(result) { yield(element) }
+                        let result = try client.subscribe(parameters())
+                        (delay, reachable) = (0.1, true)
+                        continuation.yield(.subscribed(result))
                         client.setReadTimeout(nil)
-                        while let message = try client.nextServerEvent() {
-                            if let element = event(message) { yield(element) }
-                        }
-                    } catch OrientdClientError.serverError(let code, _) where code != ProtocolError.Code.tooManyClients.rawValue {
-                        break
+                        while let event = try client.nextServerEvent() { continuation.yield(.event(event)) }
+                        if !subscription.isCancelled { lost("orientd closed the connection") }
+                    } catch OrientdClientError.serverError(let code, let message) where code != .tooManyClients {
+                        continuation.finish(throwing: OrientdClientError.serverError(code: code, message: message))
+                        return
                     } catch {
                         // The daemon is not there (yet), or it went away: try again shortly.
+                        if !subscription.isCancelled { lost("\(error)") }
                     }
                     if subscription.isCancelled { break }
                     subscription.sleep(delay)
@@ -151,6 +142,57 @@ public struct OrientationClient: Sendable {
             }
         }
     }
+
+    /// One value of the subscription: the one its state starts from after each (re)subscription
+    /// (unless the consumer already has it), then each event's. Ends as the subscription does.
+    private func stream<Element: Sendable & Equatable>(
+        parameters: @escaping @Sendable (_ lastYielded: Element?) -> SubscribeParameters,
+        start: @escaping @Sendable (SubscribeResult) -> Element?,
+        event: @escaping @Sendable (ServerEvent) -> Element?,
+        repeatsAllowed: Bool = false
+    ) -> AsyncThrowingStream<Element, any Error> {
+        let last = LastYielded<Element>()
+        let news = subscription { parameters(last.value.withLock { $0 }) }
+        return AsyncThrowingStream(bufferingPolicy: .bufferingNewest(64)) { continuation in
+            let relay = Task {
+                do {
+                    for try await item in news {
+                        let element: Element?
+                        switch item {
+                        case .subscribed(let result): element = start(result)
+                        case .event(let message): element = event(message)
+                        case .lost: element = nil
+                        }
+                        guard let element else { continue }
+                        let isNew = last.value.withLock { last in
+                            defer { last = element }
+                            return repeatsAllowed || last != element
+                        }
+                        if isNew { continuation.yield(element) }
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in relay.cancel() }
+        }
+    }
+}
+
+/// The element a stream yielded last: its next subscription asks for it first.
+private final class LastYielded<Element: Sendable>: Sendable {
+    let value = Mutex<Element?>(nil)
+}
+
+/// What a subscription that follows orientd across restarts hears, in order.
+public enum SubscriptionNews: Sendable {
+    /// Subscribed (again): the state the events start from.
+    case subscribed(SubscribeResult)
+    case event(ServerEvent)
+    /// orientd went away, or cannot be reached (why); said once an outage: the subscription
+    /// tries again by itself.
+    case lost(reason: String)
 }
 
 /// The connection a stream's thread holds, so that cancelling the stream can interrupt it.

@@ -32,7 +32,7 @@ public final class OrientdClient {
             self.hello = hello
         case .reply(_, .failure(let refusal))?:
             // Sent instead of the hello when orientd is full (too-many-clients).
-            throw .serverError(code: refusal.code.rawValue, message: refusal.message)
+            throw .serverError(code: refusal.code, message: refusal.message)
         default:
             throw .protocolViolation("expected a hello event, got: \(String(decoding: line, as: UTF8.self))")
         }
@@ -58,7 +58,7 @@ public final class OrientdClient {
             case .reply(id, .success(let result)):
                 return result
             case .reply(id, .failure(let error)):
-                throw .serverError(code: error.code.rawValue, message: error.message)
+                throw .serverError(code: error.code, message: error.message)
             case .reply:
                 continue
             }
@@ -85,9 +85,10 @@ public final class OrientdClient {
         try call(.subscribe, as: SubscribeResult.self).orientation
     }
 
-    /// Subscribes with `parameters` (see docs/protocol.md); returns the state the events start from.
-    public func subscribe(_ parameters: [String: JSONValue]) throws(OrientdClientError) -> SubscribeResult {
-        try call(.subscribe, parameters, as: SubscribeResult.self)
+    /// Subscribes with `parameters` (to the accelerometer `device` names, if any: an id or a
+    /// context's URI, see docs/protocol.md); returns the state the events start from.
+    public func subscribe(_ parameters: SubscribeParameters, device: String? = nil) throws(OrientdClientError) -> SubscribeResult {
+        try call(.subscribe, parameters.request(device: device), as: SubscribeResult.self)
     }
 
     public func status() throws(OrientdClientError) -> StatusResult {
@@ -154,7 +155,8 @@ public struct ReceivedEvent: Equatable, Sendable {
 public enum OrientdClientError: Error, CustomStringConvertible {
     case unreachable(socketPath: String, reason: String)
     case connectionLost(socketPath: String, reason: String)
-    case serverError(code: String, message: String)
+    /// orientd refused the request: its error code and what it said.
+    case serverError(code: ProtocolError.Code, message: String)
     case protocolViolation(String)
 
     public var description: String {
@@ -164,7 +166,7 @@ public enum OrientdClientError: Error, CustomStringConvertible {
                 + "'systemctl start orientd' or 'orientd --socket \(path)'; use --socket or "
                 + "\(Wire.socketEnvironmentVariable) if it listens elsewhere."
         case .connectionLost(let path, let reason): "lost the connection to orientd at \(path): \(reason)"
-        case .serverError(let code, let message): "orientd answered \(code): \(message)"
+        case .serverError(let code, let message): "orientd answered \(code.rawValue): \(message)"
         case .protocolViolation(let what): "orientd sent something unexpected: \(what)"
         }
     }

@@ -18,6 +18,33 @@ public struct SubscribeParameters: Equatable, Sendable {
 
     public init() {}
 
+    /// What a client asks for; what it leaves out is the default.
+    public init(events: [EventKind], orientations: Set<Orientation> = Set(Orientation.allCases),
+                supportedInterfaceOrientations: [InterfaceOrientation] = [.portrait, .landscapeLeft, .landscapeRight, .portraitUpsideDown],
+                angleRate: Double? = nil) {
+        self.events = events
+        self.orientations = orientations
+        self.supportedInterfaceOrientations = supportedInterfaceOrientations
+        self.angleRate = angleRate
+    }
+
+    /// The members of a `subscribe` request that asks for these parameters (and names `device`,
+    /// if any): what differs from the defaults, so a request stays as short as one written by hand.
+    public func request(device: String? = nil) -> [String: JSONValue] {
+        var members: [String: JSONValue] = ["events": .array(events.map { .string($0.rawValue) })]
+        if orientations != Set(Orientation.allCases) {
+            members["orientations"] = .array(orientations.map(\.rawValue).sorted().map { .string($0) })
+        }
+        if supportedInterfaceOrientations != Self().supportedInterfaceOrientations {
+            members["supportedInterfaceOrientations"] = .array(supportedInterfaceOrientations.map { .string($0.rawValue) })
+        }
+        if let angleRate {
+            members["angleRate"] = angleRate == angleRate.rounded() && abs(angleRate) < 1e15 ? .integer(Int64(angleRate)) : .number(angleRate)
+        }
+        if let device { members["device"] = .string(device) }
+        return members
+    }
+
     /// Reads the parameters of a request; an invalid one is an `invalid-params` error naming it.
     public init(_ parameters: [String: JSONValue]) throws(ProtocolError) {
         if let value = parameters["events"] {

@@ -1,13 +1,14 @@
-import Foundation
-import OrientdClient
 import OrientationCore
+import OrientdClient
 import OrientdProtocol
+import Synchronization
 
-/// Follows orientd's interface orientation (and tablet mode) on a thread of its own and posts
-/// what it hears; reconnects with a growing delay (0.1 s to 2 s) whenever orientd goes away.
-/// A new subscription names the interface orientation last heard first among the supported ones:
-/// a restarted orientd that finds the device lying flat then starts from it, so the screen stays.
-package struct OrientdFollower {
+/// Follows orientd's interface orientation (and tablet mode) through the client library's
+/// reconnecting subscription, and posts what it hears to the rotate loop: the subscription, each
+/// change, orientd gone (once an outage), and orientd refusing the subscription (fatal). A new
+/// subscription names the interface orientation last heard first among the supported ones: a
+/// restarted orientd that finds the device lying flat then starts from it, so the screen stays.
+package struct OrientdFollower: Sendable {
     package let socketPath: String?
     package let supported: [InterfaceOrientation]
     package let tabletMode: Bool
@@ -18,59 +19,49 @@ package struct OrientdFollower {
     }
 
     package func start() {
-        Thread.detachNewThread { follow() }
+        let current = Current()
+        let news = OrientationClient(socketPath: socketPath).subscription { parameters(startingFrom: current.interface.withLock { $0 }) }
+        Task {
+            do {
+                for try await item in news { post(item, current: current) }
+            } catch OrientdClientError.serverError(_, let message) {
+                inbox.post(.fatal("orientd refused the subscription: \(message)"))
+            } catch {
+                inbox.post(.fatal("\(error)"))
+            }
+        }
     }
 
-    private func parameters(startingFrom current: InterfaceOrientation?) -> [String: JSONValue] {
-        var events: [EventKind] = [.interfaceOrientationDidChange]
-        if tabletMode { events.append(.tabletModeDidChange) }
+    /// The interface orientation last heard, shared with the subscription's thread.
+    private final class Current: Sendable {
+        let interface = Mutex<InterfaceOrientation?>(nil)
+    }
+
+    private func parameters(startingFrom current: InterfaceOrientation?) -> SubscribeParameters {
         var preferred = supported
         if let current, let index = preferred.firstIndex(of: current) { preferred.insert(preferred.remove(at: index), at: 0) }
-        return [
-            "events": .array(events.map { .string($0.rawValue) }),
-            "supportedInterfaceOrientations": .array(preferred.map { .string($0.rawValue) }),
-        ]
+        return SubscribeParameters(events: [.interfaceOrientationDidChange] + (tabletMode ? [.tabletModeDidChange] : []),
+                                   supportedInterfaceOrientations: preferred)
     }
 
-    private func follow() {
-        var delay = 0.1
-        var reachable = true
-        var current: InterfaceOrientation?
-        while true {
-            do throws(OrientdClientError) {
-                let client = try OrientdClient(socketPath: socketPath)
-                let result = try client.subscribe(parameters(startingFrom: current))
-                let interface = result.interfaceOrientation ?? supported[0]
-                current = interface
-                inbox.post(.rotator(.subscribed(interface, tabletMode: tabletMode ? result.tabletMode : nil)))
-                if tabletMode, result.tabletMode == nil {
-                    Output.error("orientctl rotate: orientd cannot tell tablet mode yet (\(result.hingeProblem ?? "no hinge reading")); the screen stays upright until it can")
-                }
-                reachable = true
-                delay = 0.1
-                client.setReadTimeout(nil)
-                while let event = try client.nextServerEvent() {
-                    switch event {
-                    case .interfaceOrientationDidChange(let change):
-                        current = change.interfaceOrientation
-                        inbox.post(.rotator(.interfaceOrientationChanged(change.interfaceOrientation)))
-                    case .tabletModeDidChange(let change):
-                        inbox.post(.rotator(.tabletModeChanged(change.tabletMode)))
-                    default:
-                        break
-                    }
-                }
-                inbox.post(.rotator(.orientdGone(reason: "orientd closed the connection")))
-                reachable = false
-            } catch .serverError(let code, let message) where code == ProtocolError.Code.invalidParameters.rawValue {
-                inbox.post(.fatal("orientd refused the subscription: \(message)"))
-                return
-            } catch {
-                if reachable { inbox.post(.rotator(.orientdGone(reason: error.description))) }
-                reachable = false
+    private func post(_ news: SubscriptionNews, current: Current) {
+        switch news {
+        case .subscribed(let result):
+            let interface = result.interfaceOrientation ?? supported[0]
+            current.interface.withLock { $0 = interface }
+            inbox.post(.rotator(.subscribed(interface, tabletMode: tabletMode ? result.tabletMode : nil)))
+            if tabletMode, result.tabletMode == nil {
+                Output.error("orientctl rotate: orientd cannot tell tablet mode yet (\(result.hingeProblem ?? "no hinge reading")); the screen stays upright until it can")
             }
-            Thread.sleep(forTimeInterval: delay)
-            delay = min(delay * 2, 2)
+        case .event(.interfaceOrientationDidChange(let change)):
+            current.interface.withLock { $0 = change.interfaceOrientation }
+            inbox.post(.rotator(.interfaceOrientationChanged(change.interfaceOrientation)))
+        case .event(.tabletModeDidChange(let change)):
+            inbox.post(.rotator(.tabletModeChanged(change.tabletMode)))
+        case .event:
+            break
+        case .lost(let reason):
+            inbox.post(.rotator(.orientdGone(reason: reason)))
         }
     }
 }

@@ -24,8 +24,7 @@ struct Angles: ParsableCommand {
     }
 
     func run() throws {
-        var parameters: [String: JSONValue] = ["events": .array([.string(EventKind.angles.rawValue)])]
-        if let rate { parameters["angleRate"] = .number(rate) }
+        let parameters = SubscribeParameters(events: [.angles], angleRate: rate)
         var printed = 0
         try options.follow(parameters, start: { _, _ in }, event: { event, json in
             guard case .angles(let sample) = event else { return true }

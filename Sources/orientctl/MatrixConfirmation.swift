@@ -14,9 +14,7 @@ struct MatrixConfirmation {
     /// The matrix's source once orientd uses `matrix` from udev; nil if it did not within `seconds`.
     func wait(for matrix: MountMatrix, seconds: Double) -> String? {
         let awake = try? options.connect()
-        var parameters: [String: JSONValue] = ["events": .array([.string(EventKind.deviceOrientationDidChange.rawValue)])]
-        if let device { parameters["device"] = .string(device) }
-        _ = try? awake?.subscribe(parameters)
+        _ = try? awake?.subscribe(SubscribeParameters(events: [.deviceOrientationDidChange]), device: device)
         let deadline = MonotonicClock.now() + seconds
         repeat {
             if let sensor = current(), sensor.matrix == matrix, sensor.mountMatrixSource.hasPrefix("udev") {

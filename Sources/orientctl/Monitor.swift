@@ -38,9 +38,7 @@ struct Monitor: ParsableCommand {
     }
 
     func run() throws {
-        var parameters = device.parameters
-        parameters["events"] = .array(events.map { .string($0.rawValue) })
-        try options.follow(parameters, start: { result, json in
+        try options.follow(SubscribeParameters(events: events), device: device.device, start: { result, json in
             if options.json {
                 Output.line(ConnectionOptions.json(json))
                 return

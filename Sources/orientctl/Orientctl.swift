@@ -64,11 +64,11 @@ struct ConnectionOptions: ParsableArguments {
     /// Connects, subscribes with `parameters`, hands the result to `start`, then every event to
     /// `event` until the daemon closes the connection (an error) or `event` returns false. Both
     /// get the message as sent too, for --json. Events this version does not know are skipped.
-    func follow(_ parameters: [String: JSONValue], start: (SubscribeResult, JSONValue) throws -> Void,
+    func follow(_ parameters: SubscribeParameters, device: String? = nil, start: (SubscribeResult, JSONValue) throws -> Void,
                 event: (ServerEvent, JSONValue) throws -> Bool) throws {
         let client = try connect()
         do {
-            let json = try client.call(Method.subscribe.rawValue, parameters)
+            let json = try client.call(Method.subscribe.rawValue, parameters.request(device: device))
             try start(try Self.read(json, of: .subscribe, as: SubscribeResult.self), json)
             client.setReadTimeout(nil)
             while let received = try client.nextReceivedEvent() {

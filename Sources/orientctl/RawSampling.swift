@@ -17,11 +17,9 @@ enum RawSampling {
 
     static func measure(device: String?, seconds: Double, options: ConnectionOptions) throws -> [Vector3] {
         let client = try options.connect()
-        var parameters: [String: JSONValue] = ["events": .array([.string(EventKind.angles.rawValue)])]
-        if let device { parameters["device"] = .string(device) }
         var samples: [Vector3] = []
         do {
-            _ = try client.subscribe(parameters)
+            _ = try client.subscribe(SubscribeParameters(events: [.angles]), device: device)
             client.setReadTimeout(silence)
             var start: Double?
             while let event = try client.nextServerEvent() {

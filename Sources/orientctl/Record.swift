@@ -46,8 +46,7 @@ struct Record: ParsableCommand {
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         interrupt.setEventHandler { tally.reportAndExit() }
         interrupt.resume()
-        let parameters: [String: JSONValue] = ["events": .array([.string(EventKind.angles.rawValue)])]
-        try options.follow(parameters, start: { _, _ in }, event: { event, _ in
+        try options.follow(SubscribeParameters(events: [.angles]), start: { _, _ in }, event: { event, _ in
             guard case .angles(let angles) = event, angles.acceleration.count == 3 else { return true }
             let (timestamp, values) = (angles.timestamp, angles.acceleration)
             let start = first ?? timestamp

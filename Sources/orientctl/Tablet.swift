@@ -17,8 +17,7 @@ struct Tablet: ParsableCommand {
     @OptionGroup var options: ConnectionOptions
 
     func run() throws {
-        let events: [EventKind] = [.tabletModeDidChange, .hingeAngleDidChange]
-        try options.follow(["events": .array(events.map { .string($0.rawValue) })], start: { result, json in
+        try options.follow(SubscribeParameters(events: [.tabletModeDidChange, .hingeAngleDidChange]), start: { result, json in
             Output.line(options.json ? ConnectionOptions.json(json) : describeStart(result))
         }, event: { event, json in
             let line: String

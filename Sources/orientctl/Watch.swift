@@ -33,10 +33,7 @@ struct Watch: ParsableCommand {
             _ = show.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
             _exit(130)
         }
-        let parameters: [String: JSONValue] = [
-            "events": .array([EventKind.deviceOrientationDidChange, .rotationLockDidChange, .angles].map { .string($0.rawValue) }),
-            "angleRate": .integer(10),
-        ]
+        let parameters = SubscribeParameters(events: [.deviceOrientationDidChange, .rotationLockDidChange, .angles], angleRate: 10)
         func draw() -> Bool {
             Output.raw("\u{1B}[H" + view.frame().map { $0 + "\u{1B}[K\n" }.joined() + "\u{1B}[J")
             drawn += 1

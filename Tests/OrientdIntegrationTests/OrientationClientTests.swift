@@ -10,10 +10,10 @@ import Testing
 extension IntegrationTests {
     @Suite struct OrientationClientTests {
         /// Takes elements from a stream until `count` or `timeout`, whichever comes first.
-        static func first<Element: Sendable>(_ count: Int, of stream: AsyncStream<Element>, timeout: Double = 10) async -> [Element] {
+        static func first<Element: Sendable>(_ count: Int, of stream: AsyncThrowingStream<Element, any Error>, timeout: Double = 10) async -> [Element] {
             let taken = NIOLockedValueBox<[Element]>([])
             let reader = Task {
-                for await element in stream {
+                for try await element in stream {
                     if taken.withLockedValue({ $0.append(element); return $0.count }) == count { break }
                 }
             }
@@ -56,9 +56,9 @@ extension IntegrationTests {
             let client = OrientationClient(socketPath: socketPath)
             let stream = client.orientationChanges()
             var iterator = stream.makeAsyncIterator()
-            #expect(await iterator.next() == .portrait)
+            #expect(try await iterator.next() == .portrait)
             sensor.turn(to: .landscapeLeft)
-            #expect(await iterator.next() == .landscapeLeft)
+            #expect(try await iterator.next() == .landscapeLeft)
 
             daemon?.stop()
             daemon = nil
@@ -66,10 +66,10 @@ extension IntegrationTests {
             try await Task.sleep(nanoseconds: 1_000_000_000)
             daemon = try Daemon(sensor: sensor, socketPath: socketPath)
             let restarted = monotonicNow()
-            #expect(await iterator.next() == .portraitUpsideDown)
+            #expect(try await iterator.next() == .portraitUpsideDown)
             #expect(monotonicNow() - restarted < 3, "the stream should reconnect within its 2 s backoff")
             sensor.turn(to: .faceUp)
-            #expect(await iterator.next() == .faceUp)
+            #expect(try await iterator.next() == .faceUp)
             _ = daemon
         }
 
@@ -82,21 +82,62 @@ extension IntegrationTests {
             // Everything the portrait-only view hears in 6 s.
             let portraitOnly = Task { await Self.first(2, of: client.interfaceOrientationChanges(supported: [.portrait]), timeout: 6) }
             var video = client.interfaceOrientationChanges(supported: [.landscapeRight, .landscapeLeft]).makeAsyncIterator()
-            #expect(await video.next() == .landscapeRight, "unsupported start: the first preference")
+            #expect(try await video.next() == .landscapeRight, "unsupported start: the first preference")
 
             sensor.turn(to: .landscapeRight)
-            let turned = await video.next()
+            let turned = try await video.next()
             #expect(turned == .landscapeLeft)
             #expect(turned?.rotation == 270)
             sensor.turn(to: .faceUp)
             try await Task.sleep(nanoseconds: 1_000_000_000)
             sensor.turn(to: .landscapeLeft)
-            #expect(await video.next() == .landscapeRight)
+            #expect(try await video.next() == .landscapeRight)
 
             #expect(try await client.status().subscribers == 2)
             // The portrait-only view heard of none of it: only its start.
             let heard = await portraitOnly.value
             #expect(heard == [.portrait], "heard \(heard)")
+        }
+
+        /// The news of a subscription show orientd going away once, and the new subscription after.
+        @Test func theSubscriptionsNewsShowALoss() async throws {
+            let sensor = try EmulatedAccelerometer.standard(.portrait)
+            let socketPath = makeScratchDirectory() + "/orientd.sock"
+            var daemon: Daemon? = try Daemon(sensor: sensor, socketPath: socketPath)
+            var news = OrientationClient(socketPath: socketPath).subscription { SubscribeParameters(events: [.deviceOrientationDidChange]) }
+                .makeAsyncIterator()
+            guard case .subscribed(let first)? = try await news.next() else { Issue.record("no subscription first"); return }
+            #expect(first.orientation == .portrait)
+            daemon?.stop()
+            daemon = nil
+            var lost: [String] = []
+            var resubscribed: SubscribeResult?
+            sensor.turn(to: .landscapeRight)
+            daemon = try Daemon(sensor: sensor, socketPath: socketPath)
+            while resubscribed == nil, let item = try await news.next() {
+                switch item {
+                case .lost(let reason): lost.append(reason)
+                case .subscribed(let result): resubscribed = result
+                case .event: break
+                }
+            }
+            #expect(lost.count == 1, "one loss an outage: \(lost)")
+            #expect(resubscribed?.orientation == .landscapeRight)
+            _ = daemon
+        }
+
+        /// A request orientd refuses ends the stream with its code, instead of ending it silently.
+        @Test func aRefusedSubscriptionEndsTheStreamWithItsCode() async throws {
+            let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard(.portrait))
+            var news = OrientationClient(socketPath: daemon.socketPath).subscription {
+                SubscribeParameters(events: [.angles], angleRate: 0.001)
+            }.makeAsyncIterator()
+            await #expect {
+                _ = try await news.next()
+            } throws: { error in
+                guard case OrientdClientError.serverError(let code, _) = error else { return false }
+                return code == .invalidParameters
+            }
         }
 
         /// 10 a second from a 25 Hz sensor: the rate does not divide the sensor's, so samples must

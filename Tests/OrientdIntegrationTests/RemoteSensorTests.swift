@@ -148,7 +148,7 @@ extension IntegrationTests {
                 _ = try client.call("subscribe", ["device": .string("ip:elsewhere")])
                 Issue.record("subscribed to a device orientd does not read")
             } catch OrientdClientError.serverError(let code, let message) {
-                #expect(code == "unknown-device")
+                #expect(code == .unknownDevice)
                 #expect(message == "no accelerometer 'ip:elsewhere'; orientd follows: local:, local:/accel_3d")
             }
         }

@@ -77,7 +77,7 @@ extension IntegrationTests {
                 _ = try daemon.client().call("get", ["device": .string("local:/accel_3d-base")])
                 Issue.record("a base accelerometer answered get")
             } catch OrientdClientError.serverError(let code, let message) {
-                #expect(code == "unknown-device")
+                #expect(code == .unknownDevice)
                 #expect(message.hasPrefix("'local:/accel_3d-base' has no orientation of its own"), "\(message)")
             }
         }

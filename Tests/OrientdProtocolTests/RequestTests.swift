@@ -91,3 +91,26 @@ extension Result {
         }
     }
 }
+
+/// The typed subscribe request every client builds: what it sends reads back as what it asked for.
+@Suite struct SubscribeRequestTests {
+    @Test(arguments: [
+        SubscribeParameters(events: [.deviceOrientationDidChange]),
+        SubscribeParameters(events: [.deviceOrientationDidChange, .rotationLockDidChange], orientations: [.portrait, .faceUp]),
+        SubscribeParameters(events: [.interfaceOrientationDidChange], supportedInterfaceOrientations: [.landscapeRight, .portrait]),
+        SubscribeParameters(events: [.angles], angleRate: 10),
+        SubscribeParameters(events: [.angles], angleRate: 2.5),
+        SubscribeParameters(events: [.proximityStateDidChange, .ambientLightDidChange]),
+    ])
+    func aRequestReadsBackAsWhatItAskedFor(parameters: SubscribeParameters) throws {
+        #expect(try SubscribeParameters(parameters.request()) == parameters)
+    }
+
+    /// Only what differs from the defaults is sent, as a request written by hand would be.
+    @Test func aRequestSaysOnlyWhatDiffersFromTheDefaults() {
+        #expect(SubscribeParameters(events: [.angles], angleRate: 10).request(device: "ip:board")
+                == ["events": .array([.string("angles")]), "angleRate": .integer(10), "device": .string("ip:board")])
+        #expect(SubscribeParameters(events: [.deviceOrientationDidChange], orientations: [.portrait, .faceUp]).request()
+                == ["events": .array([.string("deviceOrientationDidChange")]), "orientations": .array([.string("faceUp"), .string("portrait")])])
+    }
+}
