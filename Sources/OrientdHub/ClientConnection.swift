@@ -6,8 +6,9 @@ import OrientdProtocol
 /// Serves one client: the I/O around its `ConnectionStateMachine`. It admits the client, sends
 /// the hello, answers its requests in order, holds back reads while any is unanswered (as a
 /// duplex handler, so the channel's autoRead is never toggled), and owns its subscription.
-/// Everything here runs on the channel's event loop.
-final class ClientConnection: ChannelDuplexHandler, @unchecked Sendable {
+/// Everything here runs on the channel's event loop; what reaches it from elsewhere (the hub's
+/// answer to a freshness wait, a lock saved on the thread pool) comes through a `NIOLoopBound`.
+final class ClientConnection: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer

@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// Counts connected clients against a maximum, in all and per user, so that no number of
 /// connections can use up the daemon's file descriptors (which the sensor needs too), and no one
@@ -10,7 +10,7 @@ final class ClientCount: Sendable {
         var total = 0
         var byUser: [UInt32: Int] = [:]
     }
-    private let counts = NIOLockedValueBox(Counts())
+    private let counts = Mutex(Counts())
 
     init(maximum: Int, maximumPerUser: Int) {
         self.maximum = maximum
@@ -21,7 +21,7 @@ final class ClientCount: Sendable {
 
     /// Takes a place for a new client of `user` (nil: unknown); the refusal when none is free.
     func admit(user: UInt32?) -> Refusal? {
-        counts.withLockedValue { counts in
+        counts.withLock { counts in
             guard counts.total < maximum else { return .full }
             if let user, user != 0, counts.byUser[user, default: 0] >= maximumPerUser { return .userFull }
             counts.total += 1
@@ -31,7 +31,7 @@ final class ClientCount: Sendable {
     }
 
     func release(user: UInt32?) {
-        counts.withLockedValue { counts in
+        counts.withLock { counts in
             counts.total -= 1
             if let user {
                 counts.byUser[user, default: 1] -= 1
@@ -40,5 +40,5 @@ final class ClientCount: Sendable {
         }
     }
 
-    var connected: Int { counts.withLockedValue { $0.total } }
+    var connected: Int { counts.withLock { $0.total } }
 }

@@ -1,6 +1,6 @@
+import Synchronization
 import Glibc
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import OrientdProtocol
@@ -131,11 +131,11 @@ public struct HubServer: Service {
             /// Set once orientd stops: a connection accepted since is told at once.
             var stoppingLine: ByteBuffer?
         }
-        private let state = NIOLockedValueBox(State())
+        private let state = Mutex(State())
 
         func add(_ channel: Channel) {
             let key = ObjectIdentifier(channel)
-            let late: ByteBuffer? = state.withLockedValue { state in
+            let late: ByteBuffer? = state.withLock { state in
                 if let line = state.stoppingLine { return line }
                 state.open[key] = channel
                 return nil
@@ -144,8 +144,8 @@ public struct HubServer: Service {
                 channel.writeAndFlush(late).whenComplete { _ in channel.close(promise: nil) }
                 return
             }
-            channel.closeFuture.whenComplete { [state] _ in
-                _ = state.withLockedValue { $0.open.removeValue(forKey: key) }
+            channel.closeFuture.whenComplete { [self] _ in
+                _ = state.withLock { $0.open.removeValue(forKey: key) }
             }
         }
 
@@ -154,7 +154,7 @@ public struct HubServer: Service {
         /// how many connections were open.
         func sayStoppingAndClose(within limit: TimeAmount) async -> Int {
             let line = ByteBuffer(bytes: Wire.line(StoppingEvent(timestamp: WallClock.now())))
-            let channels = state.withLockedValue { state in
+            let channels = state.withLock { state in
                 state.stoppingLine = line
                 return Array(state.open.values)
             }

@@ -1,6 +1,6 @@
+import Synchronization
 import Glibc
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import OrientationCore
@@ -36,7 +36,7 @@ public final class OrientationHub: Sendable {
                 case .deliver(let update):
                     for (eventLoop, onThatLoop) in subscriptions.byLoop.values {
                         eventLoop.execute {
-                            for subscription in onThatLoop.values { subscription.receive(update) }
+                            for entry in onThatLoop.values { entry.subscription.value.receive(update) }
                         }
                     }
                 case .tell(let facts):
@@ -58,10 +58,10 @@ public final class OrientationHub: Sendable {
     private let compassDemand: (any SensorDemand)?
     private let logger: Logger
     private let startedAt = NIODeadline.now()
-    private let state: NIOLockedValueBox<Locked>
+    private let state: Mutex<Locked>
     /// What the state file holds (nil: unknown, e.g. it was corrupt); held while saving, on the
     /// thread pool, never on an event loop.
-    private let savedLock: NIOLockedValueBox<RotationLock?>
+    private let savedLock: Mutex<RotationLock?>
 
     /// - Parameters:
     ///   - lockStore: where the rotation lock persists; it is loaded now.
@@ -91,22 +91,22 @@ public final class OrientationHub: Sendable {
             }
         }
         let machine = HubState(staleAfter: Self.timeAmount(seconds: staleAfter), lock: saved ?? .unlocked, at: WallClock.now())
-        state = NIOLockedValueBox(Locked(machine: machine))
-        savedLock = NIOLockedValueBox(saved)
+        state = Mutex(Locked(machine: machine))
+        savedLock = Mutex(saved)
     }
 
-    public var orientation: Orientation { state.withLockedValue { $0.machine.orientation } }
+    public var orientation: Orientation { state.withLock { $0.machine.orientation } }
 
     /// The ids of the accelerometers this hub's sensor was opened with, the one it follows first.
-    public var deviceIDs: [String] { state.withLockedValue { $0.machine.devices.compactMap(\.id) } }
+    public var deviceIDs: [String] { state.withLock { $0.machine.devices.compactMap(\.id) } }
 
     /// The id of the accelerometer whose orientation this hub holds.
-    public var sensorID: String? { state.withLockedValue { $0.machine.sensor?.id } }
+    public var sensorID: String? { state.withLock { $0.machine.sensor?.id } }
 
     /// Hands `event` to the machine and does what it decides: delivery under the lock, the
     /// waiters it answers after.
     private func step<Result>(_ event: (inout HubState) -> (Result, [HubState.Action])) -> Result {
-        let (result, answered) = state.withLockedValue { locked in
+        let (result, answered) = state.withLock { locked in
             let (result, actions) = event(&locked.machine)
             return (result, locked.perform(actions))
         }
@@ -127,19 +127,19 @@ public final class OrientationHub: Sendable {
     }
 
     /// Whether any client wants angle samples (so the pipeline can skip making them).
-    public var wantsAngles: Bool { state.withLockedValue { $0.angleSubscriptions.count > 0 } }
+    public var wantsAngles: Bool { state.withLock { $0.angleSubscriptions.count > 0 } }
 
     /// One sample's angles; `time` is the sample's monotonic time (which paces each client's rate),
     /// `timestamp` the wall-clock time clients are told.
     /// `raw`: the sample in the sensor's axes, before the mount matrix, where known.
     public func publishAngles(_ angles: OrientationAngles, acceleration: Vector3, raw: Vector3? = nil, time: Double, timestamp: Double) {
-        let byLoop = state.withLockedValue { $0.angleSubscriptions.byLoop.values }
+        let byLoop = state.withLock { $0.angleSubscriptions.byLoop.values }
         guard !byLoop.isEmpty else { return }
         // Encoded once for all, and one task per event loop, as for orientation changes.
         let sample = AngleSample(angles: angles, acceleration: acceleration, raw: raw, time: time, timestamp: timestamp)
         for (eventLoop, onThatLoop) in byLoop {
             eventLoop.execute {
-                for subscription in onThatLoop.values { subscription.receive(sample) }
+                for entry in onThatLoop.values { entry.subscription.value.receive(sample) }
             }
         }
     }
@@ -147,7 +147,7 @@ public final class OrientationHub: Sendable {
     /// How old (seconds) a reading may be for a request to be answered at once, from now on (the
     /// classifier's settings were reloaded).
     public func setStaleAfter(_ seconds: Double) {
-        state.withLockedValue { $0.machine.staleAfter = Self.timeAmount(seconds: seconds) }
+        state.withLock { $0.machine.staleAfter = Self.timeAmount(seconds: seconds) }
     }
 
     private static func timeAmount(seconds: Double) -> TimeAmount {
@@ -156,7 +156,7 @@ public final class OrientationHub: Sendable {
 
     /// The sensor went to sleep: what the hub holds may go stale.
     public func sensorPaused() {
-        state.withLockedValue { $0.machine.sensorPaused() }
+        state.withLock { $0.machine.sensorPaused() }
     }
 
     /// The sensor was read and the orientation decided from that reading (published first, if it
@@ -224,13 +224,13 @@ public final class OrientationHub: Sendable {
     /// The last light level read, while the light sensor is being read (nil otherwise: it may be stale).
     public var ambientLight: AmbientLight? {
         guard lightDemand?.isReading == true else { return nil }
-        return state.withLockedValue { $0.machine.light.value }
+        return state.withLock { $0.machine.light.value }
     }
 
     /// Whether something is near the proximity sensor, while it is being read (nil otherwise).
     public var proximityNear: Bool? {
         guard proximityDemand?.isReading == true else { return nil }
-        return state.withLockedValue { $0.machine.proximity.value?.near }
+        return state.withLock { $0.machine.proximity.value?.near }
     }
 
     // MARK: Views other than the socket
@@ -238,7 +238,7 @@ public final class OrientationHub: Sendable {
     /// Tells `observer` the facts now and after every change, in order, from the thread that
     /// made the change (under the hub's lock: it must only hand them on).
     public func observe(_ observer: @escaping @Sendable (HubFacts) -> Void) {
-        state.withLockedValue { locked in
+        state.withLock { locked in
             locked.observers.append(observer)
             observer(locked.machine.facts)
         }
@@ -248,12 +248,12 @@ public final class OrientationHub: Sendable {
     public func hold(_ sensor: HubSensor) {
         let demand = demand(for: sensor)
         let asleep = demand?.isReading != true
-        state.withLockedValue { $0.machine.hold(sensor, asleep: asleep) }
+        state.withLock { $0.machine.hold(sensor, asleep: asleep) }
         demand?.hold()
     }
 
     public func release(_ sensor: HubSensor) {
-        state.withLockedValue { $0.machine.release(sensor) }
+        state.withLock { $0.machine.release(sensor) }
         demand(for: sensor)?.release()
     }
 
@@ -288,7 +288,7 @@ public final class OrientationHub: Sendable {
     /// The one wait for a fresh reading: nil when `sensor` is fresh at `now` (`then` has been
     /// called), else the ticket `then` is called with later.
     private func wait(for sensor: HubSensor, now: NIODeadline, _ then: @escaping @Sendable (Int) -> Void) -> Int? {
-        let (ticket, answered) = state.withLockedValue { locked in
+        let (ticket, answered) = state.withLock { locked in
             locked.nextWaiter += 1
             let ticket = locked.nextWaiter
             locked.waiters[ticket] = { then(ticket) }
@@ -302,7 +302,7 @@ public final class OrientationHub: Sendable {
     }
 
     func stopWaiting(_ ticket: Int) {
-        state.withLockedValue { locked in
+        state.withLock { locked in
             locked.waiters[ticket] = nil
             locked.machine.stopWaiting(ticket)
         }
@@ -311,16 +311,16 @@ public final class OrientationHub: Sendable {
     /// Makes a subscription from the current state and adds it, under the same lock as the
     /// changes, so a change is either in the state it starts from or delivered to it. An ambient
     /// sensor asleep may hold a stale value: a subscription that wakes it starts from none, and
-    /// hears of the first reading.
+    /// hears of the first reading. Called on the subscription's event loop, which it is bound to.
     func add(_ parameters: SubscribeParameters, _ make: (HubUpdate) -> Subscription) -> (Subscription, start: HubUpdate) {
         var asleep: Set<HubSensor> = []
         if parameters.needs(.light), lightDemand?.isReading != true { asleep.insert(.light) }
         if parameters.needs(.proximity), proximityDemand?.isReading != true { asleep.insert(.proximity) }
-        let (subscription, start) = state.withLockedValue { locked in
+        let (subscription, start) = state.withLock { locked in
             let start = locked.machine.subscriptionStart(asleep: asleep)
             let subscription = make(start)
             locked.subscriptions.insert(subscription)
-            if subscription.parameters.events.contains(.angles) { locked.angleSubscriptions.insert(subscription) }
+            if parameters.events.contains(.angles) { locked.angleSubscriptions.insert(subscription) }
             return (subscription, start)
         }
         if parameters.needsSensor { demand?.hold() }
@@ -329,8 +329,9 @@ public final class OrientationHub: Sendable {
         return (subscription, start)
     }
 
+    /// Called on the subscription's event loop.
     func remove(_ subscription: Subscription) {
-        let removed = state.withLockedValue { locked in
+        let removed = state.withLock { locked in
             _ = locked.angleSubscriptions.remove(subscription)
             return locked.subscriptions.remove(subscription)
         }
@@ -343,7 +344,7 @@ public final class OrientationHub: Sendable {
 
     /// How many subscriptions need `sensor` read: what its demand should be held for.
     func subscriptionCount(needing sensor: SensorKind) -> Int {
-        state.withLockedValue { locked in
+        state.withLock { locked in
             locked.subscriptions.byLoop.values.reduce(0) { count, loop in
                 count + loop.1.values.filter { $0.parameters.needs(sensor) }.count
             }
@@ -366,9 +367,9 @@ public final class OrientationHub: Sendable {
     /// whatever order concurrent requests finish in. Called on a thread of the pool.
     private func saveLock() -> Bool {
         guard let lockStore else { return false }
-        return savedLock.withLockedValue { saved in
+        return savedLock.withLock { saved in
             // Read after taking the save's turn: the latest lock, whichever request asked for it.
-            let current = state.withLockedValue { $0.machine.lock }
+            let current = state.withLock { $0.machine.lock }
             guard current != saved else { return true }
             do {
                 try lockStore.save(current)
@@ -382,7 +383,7 @@ public final class OrientationHub: Sendable {
     }
 
     public func status(clients: Int) -> StatusResult {
-        state.withLockedValue { locked in
+        state.withLock { locked in
             let state = locked.machine
             // An ambient sensor's value only while it is read: asleep, it may be stale.
             let lightReading = state.light.available && (lightDemand?.isReading ?? false)
@@ -402,15 +403,24 @@ public final class OrientationHub: Sendable {
     }
 }
 
-/// The hub's subscriptions, grouped by the event loop each is confined to.
+/// The hub's subscriptions, grouped by the event loop each is confined to: a subscription is
+/// bound to its loop (`NIOLoopBound` checks every use of it happens there), and what it asked for
+/// is kept beside it, for the hub's questions from any thread.
 struct SubscriptionsByLoop {
-    private(set) var byLoop: [ObjectIdentifier: (any EventLoop, [ObjectIdentifier: Subscription])] = [:]
+    struct Entry: Sendable {
+        let subscription: NIOLoopBound<Subscription>
+        let parameters: SubscribeParameters
+    }
+
+    private(set) var byLoop: [ObjectIdentifier: (any EventLoop, [ObjectIdentifier: Entry])] = [:]
     private(set) var count = 0
 
+    /// Called on the subscription's event loop.
     mutating func insert(_ subscription: Subscription) {
         let loop = ObjectIdentifier(subscription.eventLoop)
         if byLoop[loop] == nil { byLoop[loop] = (subscription.eventLoop, [:]) }
-        if byLoop[loop]!.1.updateValue(subscription, forKey: ObjectIdentifier(subscription)) == nil { count += 1 }
+        let entry = Entry(subscription: NIOLoopBound(subscription, eventLoop: subscription.eventLoop), parameters: subscription.parameters)
+        if byLoop[loop]!.1.updateValue(entry, forKey: ObjectIdentifier(subscription)) == nil { count += 1 }
     }
 
     /// Whether it was there.

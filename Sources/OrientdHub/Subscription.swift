@@ -7,8 +7,9 @@ import OrientdProtocol
 /// device and interface orientation, the lock, proximity and light: only the newest is kept, so
 /// a slow client ends with the latest) and angle samples are dropped oldest-first, counted in the
 /// next one sent.
-/// All state is confined to the client channel's event loop.
-final class Subscription: @unchecked Sendable {
+/// All state is confined to the client channel's event loop (the hub holds it through a
+/// `NIOLoopBound`, which checks that).
+final class Subscription {
     static let angleQueueCapacity = 16
 
     let parameters: SubscribeParameters

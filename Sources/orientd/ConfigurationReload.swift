@@ -1,5 +1,5 @@
+import Synchronization
 import Logging
-import NIOConcurrencyHelpers
 import OrientdConfiguration
 import ServiceLifecycle
 import UnixSignals
@@ -36,14 +36,14 @@ final class ConfigurationReloader: Sendable {
 
     private let path: String
     private let resolve: Resolve
-    private let inForce: NIOLockedValueBox<DaemonSettings>
+    private let inForce: Mutex<DaemonSettings>
     private let pipelines: [OrientationPipeline]
     private let logger: Logger
 
     init(path: String, settings: DaemonSettings, pipelines: [OrientationPipeline], logger: Logger, resolve: @escaping Resolve) {
         self.path = path
         self.resolve = resolve
-        inForce = NIOLockedValueBox(settings)
+        inForce = Mutex(settings)
         self.pipelines = pipelines
         self.logger = logger
     }
@@ -57,7 +57,7 @@ final class ConfigurationReloader: Sendable {
             logger.error("not reloading the configuration: \(path) has problems (above); the settings in force are kept, fix the lines and send SIGHUP again (check with --print-config)")
             return
         }
-        inForce.withLockedValue { running in
+        inForce.withLock { running in
             let changes = SettingChanges(from: running, to: reloaded)
             // Checked as it would run: the live keys' new values with the rate still in force.
             let conflicts = changes.inForce.conflicts
@@ -75,7 +75,7 @@ final class ConfigurationReloader: Sendable {
             if !changes.needRestart.isEmpty {
                 logger.warning("\(changes.needRestart.joined(separator: ", ")) changed in \(path) but take\(changes.needRestart.count == 1 ? "s" : "") effect only when orientd restarts")
             }
-            if changes.inForce.logLevel != running.logLevel { DaemonLog.level.withLockedValue { $0 = changes.inForce.logLevel } }
+            if changes.inForce.logLevel != running.logLevel { DaemonLog.level.withLock { $0 = changes.inForce.logLevel } }
             if changes.inForce.classifier != running.classifier {
                 for pipeline in pipelines { pipeline.adopt(changes.inForce.classifier) }
             }

@@ -1,8 +1,8 @@
+import Synchronization
 import DaemonThreads
 import AccelerometerIO
 import Glibc
 import Logging
-import NIOConcurrencyHelpers
 
 /// Log lines on standard error, one line per event. When standard error is the journal (systemd
 /// sets JOURNAL_STREAM to its device and inode) each line starts with the syslog level, `<3>` …
@@ -11,12 +11,12 @@ import NIOConcurrencyHelpers
 /// `RepeatLimiter.window` seconds is held back, and the next one that passes says how many were.
 enum DaemonLog {
     /// The least severe level logged, shared by every logger so a reloaded config changes it at once.
-    static let level = NIOLockedValueBox(Logger.Level.info)
+    static let level = Mutex(Logger.Level.info)
 
     static func bootstrap(level: Logger.Level) -> Logger {
         let journal = standardErrorIsTheJournal()
         let limiter = RepeatLimiter()
-        Self.level.withLockedValue { $0 = level }
+        Self.level.withLock { $0 = level }
         LoggingSystem.bootstrap { _ in LineLogHandler(journal: journal, limiter: limiter) }
         return Logger(label: "orientd")
     }
@@ -32,8 +32,8 @@ enum DaemonLog {
 
 struct LineLogHandler: LogHandler {
     var logLevel: Logger.Level {
-        get { DaemonLog.level.withLockedValue { $0 } }
-        set { DaemonLog.level.withLockedValue { $0 = newValue } }
+        get { DaemonLog.level.withLock { $0 } }
+        set { DaemonLog.level.withLock { $0 = newValue } }
     }
     var metadata: Logger.Metadata = [:]
     let journal: Bool
@@ -102,11 +102,11 @@ final class RepeatLimiter: Sendable {
         var heldBack: Int
     }
 
-    private let records = NIOLockedValueBox<[String: Record]>([:])
+    private let records = Mutex<[String: Record]>([:])
 
     func admit(_ message: String, level: Logger.Level, at time: Double) -> Verdict {
         let key = "\(level) \(message)"
-        return records.withLockedValue { records in
+        return records.withLock { records in
             // Forget lines not seen for a while, so the table stays small.
             if records.count > 256 { records = records.filter { time - $0.value.windowStart < Self.window } }
             guard var record = records[key], time - record.windowStart < Self.window else {

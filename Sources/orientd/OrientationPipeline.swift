@@ -1,7 +1,7 @@
+import Synchronization
 import DaemonThreads
 import AccelerometerIO
 import Logging
-import NIOConcurrencyHelpers
 import OrientationCore
 import OrientdHub
 import OrientdProtocol
@@ -15,7 +15,7 @@ import OrientdProtocol
 /// thing that comes from elsewhere, new classifier settings, waits in a mailbox for the next reading.
 final class OrientationPipeline: @unchecked Sendable {
     private var state: ReadingPipeline
-    private let newSettings = NIOLockedValueBox<ClassifierSettings?>(nil)
+    private let newSettings = Mutex<ClassifierSettings?>(nil)
     private let hub: OrientationHub
     private let logger: Logger
     /// Polls per second, for the sensor's status.
@@ -36,7 +36,7 @@ final class OrientationPipeline: @unchecked Sendable {
     /// New classifier constants from a reloaded config, from any thread: taken before the next
     /// reading; the orientation decided so far stands.
     func adopt(_ settings: ClassifierSettings) {
-        newSettings.withLockedValue { $0 = settings }
+        newSettings.withLock { $0 = settings }
     }
 
     /// Whether the readings are needed at the full rate: the classifier waits on a decision, or
@@ -46,7 +46,7 @@ final class OrientationPipeline: @unchecked Sendable {
 
     /// Called on the feed's thread for every reading.
     @Sendable func handle(_ reading: Reading) {
-        if let settings = newSettings.withLockedValue({ settings in defer { settings = nil }; return settings }) {
+        if let settings = newSettings.withLock({ settings in defer { settings = nil }; return settings }) {
             state.adopt(settings)
             hub.setStaleAfter(staleAfter(settings))
         }

@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+import Synchronization
 import OrientdHub
 import OrientdProtocol
 
@@ -12,7 +12,7 @@ final class SystemdStatusLine: Sendable {
     private let clients: @Sendable () -> Int
     private let notifier: SystemdNotifier
     /// The line last sent; nil once stopping.
-    private let last = NIOLockedValueBox<String?>("")
+    private let last = Mutex<String?>("")
 
     init(hub: OrientationHub, clients: @escaping @Sendable () -> Int, notifier: SystemdNotifier) {
         self.hub = hub
@@ -24,7 +24,7 @@ final class SystemdStatusLine: Sendable {
     func refresh() {
         let line = Self.line(hub.status(clients: clients()))
         // Sent under the lock, so a refresh racing `stop` never overwrites "stopping".
-        last.withLockedValue { last in
+        last.withLock { last in
             guard let sent = last, sent != line else { return }
             notifier.status(line)
             last = line
@@ -32,7 +32,7 @@ final class SystemdStatusLine: Sendable {
     }
 
     /// No more refreshes: the daemon is stopping.
-    func stop() { last.withLockedValue { $0 = nil } }
+    func stop() { last.withLock { $0 = nil } }
 
     /// "landscapeLeft; sensor iio:device0 (accel_3d) at local:, idle; 2 clients"
     static func line(_ status: StatusResult) -> String {
