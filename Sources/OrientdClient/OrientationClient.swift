@@ -1,8 +1,25 @@
 import Foundation
 import Synchronization
-// Applications name Orientation, InterfaceOrientation and the protocol's results with one import.
-@_exported import OrientationCore
-@_exported import OrientdProtocol
+import OrientationCore
+import OrientdProtocol
+// What an application names, with this one import: the orientations, the requests, results,
+// events and errors of the protocol. Not the daemon's insides (the classifier, calibration, hwdb
+// files): a program that wants those imports their modules itself.
+@_exported import enum OrientationCore.Orientation
+@_exported import enum OrientationCore.InterfaceOrientation
+@_exported import struct OrientdProtocol.SubscribeParameters
+@_exported import struct OrientdProtocol.SubscribeResult
+@_exported import struct OrientdProtocol.StatusResult
+@_exported import struct OrientdProtocol.LockResult
+@_exported import struct OrientdProtocol.OrientationResult
+@_exported import struct OrientdProtocol.AnglesEvent
+@_exported import struct OrientdProtocol.HelloEvent
+@_exported import enum OrientdProtocol.ServerEvent
+@_exported import enum OrientdProtocol.EventKind
+@_exported import enum OrientdProtocol.Method
+@_exported import protocol OrientdProtocol.MethodResult
+@_exported import struct OrientdProtocol.ProtocolError
+@_exported import enum OrientdProtocol.JSONValue
 
 /// orientd for applications: the current orientation, changes as `AsyncSequence`s, the angle
 /// stream and the rotation lock. Streams survive a daemon restart: they reconnect by themselves
