@@ -71,9 +71,13 @@ struct AmbientLoop: Sendable {
 
     private var sensors: [AmbientSensorKind: Sensor] = [:]
     private var discoveryDue = true
-    private var startAnnounced = false
-    /// The sensors of the first discovery not read yet: the start is announced after them.
-    private var firstReadsBeforeStart: Set<AmbientSensorKind> = []
+    /// The start is announced once the first discovery's sensors have each been read once.
+    private enum Start: Equatable, Sendable {
+        /// The sensors of the first discovery not read yet.
+        case awaitingFirstReads(Set<AmbientSensorKind>)
+        case announced
+    }
+    private var start = Start.awaitingFirstReads([])
     private var demandUnknown = true
     /// The refusals of the last discovery, so each is logged once, not at every discovery.
     private var refusals: Set<String> = []
@@ -102,7 +106,7 @@ struct AmbientLoop: Sendable {
             if let found {
                 sensors[kind] = Sensor(found)
                 pending.append(.report(kind.appeared(found.device)))
-                if !startAnnounced { firstReadsBeforeStart.insert(kind) }
+                if case .awaitingFirstReads(let kinds) = start { start = .awaitingFirstReads(kinds.union([kind])) }
             }
         }
         for refusal in refusals where !self.refusals.contains(refusal) { pending.append(.warn(refusal)) }
@@ -110,9 +114,16 @@ struct AmbientLoop: Sendable {
         announceStartAfterFirstReads()
     }
 
+    /// `kind` was read, or is gone: the start waits for it no more.
+    private mutating func firstReadDone(_ kind: AmbientSensorKind) {
+        guard case .awaitingFirstReads(let kinds) = start else { return }
+        start = .awaitingFirstReads(kinds.subtracting([kind]))
+        announceStartAfterFirstReads()
+    }
+
     private mutating func announceStartAfterFirstReads() {
-        guard !startAnnounced, firstReadsBeforeStart.isEmpty else { return }
-        startAnnounced = true
+        guard start == .awaitingFirstReads([]) else { return }
+        start = .announced
         pending.append(.announceStart)
     }
 
@@ -132,8 +143,7 @@ struct AmbientLoop: Sendable {
 
     mutating func readFinished(_ kind: AmbientSensorKind, _ reading: Reading, at time: Double) {
         defer {
-            firstReadsBeforeStart.remove(kind)
-            announceStartAfterFirstReads()
+            firstReadDone(kind)
         }
         guard var sensor = sensors[kind] else { return }
         sensor.firstReadDue = false
@@ -175,9 +185,8 @@ struct AmbientLoop: Sendable {
             for kind in AmbientSensorKind.allCases where sensors[kind]?.found.sysname == event.sysname {
                 sensors[kind] = nil
                 pending.append(.report(kind.gone("\(event.sysname) was removed")))
-                firstReadsBeforeStart.remove(kind)
+                firstReadDone(kind)
             }
-            announceStartAfterFirstReads()
         case .add, .change:
             // A new sensor, or a hwdb update (a PROXIMITY_NEAR_LEVEL set at last): look again.
             discoveryDue = true

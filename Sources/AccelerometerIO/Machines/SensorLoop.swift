@@ -81,27 +81,43 @@ public struct SensorLoop: Sendable {
         case paceChanged(SamplingPace.Rate)
     }
 
+    /// What the loop knows while the sources are closed: when to try again, and what it said of
+    /// the last failures (so each is logged once, and the loss announced once).
+    private struct Closed: Equatable, Sendable {
+        var reopenAt: Double
+        var reopenDelay: Double
+        var lastFailure: String?
+        /// The next failed open adds no log line: its cause was just logged.
+        var quietNextFailure: Bool
+        var lostAnnounced: Bool
+    }
+
+    /// What the loop knows while the sources are open.
+    private struct Open: Equatable, Sendable {
+        /// The kernel names of the sources open (nil for a remote one), the display one first.
+        var sysnames: [String?]
+        var nextReadAt: Double
+        /// Since when the display accelerometer's reads fail, while they do.
+        var failingSince: Double?
+    }
+
     private enum Phase: Equatable, Sendable {
-        case closed(reopenAt: Double)
-        case open
+        case closed(Closed)
+        case open(Open)
         /// Open, but nobody needs readings: asleep until woken.
-        case idle
+        case idle(Open)
+    }
+
+    /// The start is announced once, after the first attempt to open, saying whether it opened.
+    private enum Start: Equatable, Sendable {
+        case notYet
+        case due(opened: Bool)
+        case announced
     }
 
     public let settings: Settings
-    private var phase = Phase.closed(reopenAt: -.infinity)
-    /// The kernel names of the sources open (nil for a remote one), the display one first.
-    private var sysnames: [String?] = []
-    private var reopenDelay: Double
-    private var lastOpenFailure: String?
-    /// The next failed open adds no log line: its cause was just logged.
-    private var quietNextFailure = false
-    private var lostAnnounced = false
-    private var startAnnounced = false
-    /// The first attempt just ended: announce the start, saying whether it opened.
-    private var startDue: Bool?
-    private var failingSince: Double?
-    private var nextReadAt = -Double.infinity
+    private var phase: Phase
+    private var start = Start.notYet
     private var lastBeat = -Double.infinity
     /// Whether the demand must be asked before what comes next.
     private var demandUnknown = true
@@ -113,7 +129,8 @@ public struct SensorLoop: Sendable {
 
     public init(settings: Settings) {
         self.settings = settings
-        reopenDelay = settings.firstReopenDelay
+        phase = .closed(Closed(reopenAt: -.infinity, reopenDelay: settings.firstReopenDelay, lastFailure: nil,
+                               quietNextFailure: false, lostAnnounced: false))
         if settings.isAdaptive, let paceSettings = settings.pace { pace = SamplingPace(settings: paceSettings) }
     }
 
@@ -122,28 +139,30 @@ public struct SensorLoop: Sendable {
     /// The sources opened; returns whether they had been announced lost (worth a log line).
     @discardableResult
     public mutating func opened(sysnames: [String?], at time: Double) -> Bool {
-        let wasLost = lostAnnounced
-        self.sysnames = sysnames
-        phase = .open
-        lostAnnounced = false
-        lastOpenFailure = nil
-        reopenDelay = settings.firstReopenDelay
-        failingSince = nil
-        nextReadAt = time
+        guard case .closed(let closed) = phase else {
+            assertionFailure("the sources open only after an .open action, while closed")
+            return false
+        }
+        phase = .open(Open(sysnames: sysnames, nextReadAt: time))
         demandUnknown = true
         restartPace()
-        return wasLost
+        return closed.lostAnnounced
     }
 
     public mutating func openFailed(reason: String, at time: Double) {
-        let log = reason != lastOpenFailure && !quietNextFailure
-        pending.append(.openFailed(reason: reason, announce: !lostAnnounced, log: log))
-        lostAnnounced = true
-        quietNextFailure = false
-        lastOpenFailure = reason
-        phase = .closed(reopenAt: time + reopenDelay)
-        reopenDelay = min(reopenDelay * 2, settings.longestReopenDelay)
-        if !startAnnounced { startDue = false }
+        guard case .closed(var closed) = phase else {
+            assertionFailure("opening fails only after an .open action, while closed")
+            return
+        }
+        let log = reason != closed.lastFailure && !closed.quietNextFailure
+        pending.append(.openFailed(reason: reason, announce: !closed.lostAnnounced, log: log))
+        closed.lostAnnounced = true
+        closed.quietNextFailure = false
+        closed.lastFailure = reason
+        closed.reopenAt = time + closed.reopenDelay
+        closed.reopenDelay = min(closed.reopenDelay * 2, settings.longestReopenDelay)
+        phase = .closed(closed)
+        if start == .notYet { start = .due(opened: false) }
     }
 
     /// One sample of the display accelerometer (each of a buffer's, in order), told before
@@ -160,8 +179,12 @@ public struct SensorLoop: Sendable {
     /// Every source was read (or captured from); `displayFailure` is why the display
     /// accelerometer could not be, if it could not.
     public mutating func readFinished(displayFailure: String?, at time: Double) {
+        guard case .open(var open) = phase else {
+            assertionFailure("a read finishes only after a .read action, while open")
+            return
+        }
         demandUnknown = true
-        if !startAnnounced { startDue = true }
+        if start == .notYet { start = .due(opened: true) }
         let newRate = pace?.rate ?? .full
         if newRate != rate {
             rate = newRate
@@ -169,19 +192,26 @@ public struct SensorLoop: Sendable {
         }
         // Keep to the period's grid (the next read one period of the new pace after this one's
         // time); after a stall (suspend, slow read) start a new grid from now.
-        nextReadAt = max(nextReadAt + (rate == .still ? settings.stillPeriod : settings.period), time)
+        open.nextReadAt = max(open.nextReadAt + (rate == .still ? settings.stillPeriod : settings.period), time)
         guard let displayFailure else {
-            failingSince = nil
+            open.failingSince = nil
+            phase = .open(open)
             return
         }
-        let since = failingSince ?? time
-        failingSince = since
+        let since = open.failingSince ?? time
+        open.failingSince = since
+        phase = .open(open)
         if time - since >= settings.reopenAfter {
             close(.failingReads(displayFailure), announce: true, reopenAt: time)
         }
     }
 
     public mutating func hotplug(_ event: HotplugEvent, at time: Double) {
+        let sysnames: [String?]
+        switch phase {
+        case .open(let open), .idle(let open): sysnames = open.sysnames
+        case .closed: sysnames = []
+        }
         let ours = sysnames.contains(event.sysname)
         switch event.action {
         case .remove where ours && sysnames.count == 1:
@@ -189,16 +219,13 @@ public struct SensorLoop: Sendable {
             close(.removed(sysname: event.sysname), announce: true, reopenAt: time + settings.firstReopenDelay)
         case .remove where ours, .change where ours:
             close(.udev(event.action, sysname: event.sysname), announce: false, reopenAt: -.infinity)
-            reopenDelay = settings.firstReopenDelay
-            lastOpenFailure = nil
-        case .change:
-            // No sensor open: perhaps one refused for its calibration was fixed: try it now.
-            if case .closed = phase { phase = .closed(reopenAt: -.infinity) }
-        case .add:
-            // Perhaps the base accelerometer of a convertible: reopen to take it in.
-            if case .closed = phase {
-                phase = .closed(reopenAt: -.infinity)
-            } else {
+        case .change, .add:
+            if case .closed(var closed) = phase {
+                // No sensor open: perhaps one refused for its calibration was fixed, or one came: try it now.
+                closed.reopenAt = -.infinity
+                phase = .closed(closed)
+            } else if event.action == .add {
+                // Perhaps the base accelerometer of a convertible: reopen to take it in.
                 close(.udev(.add, sysname: event.sysname), announce: false, reopenAt: -.infinity)
             }
         default:
@@ -210,15 +237,15 @@ public struct SensorLoop: Sendable {
     public mutating func demand(needed: Bool, at time: Double) {
         demandUnknown = false
         switch (phase, needed) {
-        case (.open, false):
-            phase = .idle
+        case (.open(let open), false):
+            phase = .idle(open)
             pending.append(.pause)
-        case (.idle, true):
-            phase = .open
-            nextReadAt = time
+        case (.idle(var open), true):
+            open.nextReadAt = time
+            phase = .open(open)
             restartPace()
             pending.append(.resume)
-        default:
+        case (.open, true), (.idle, false), (.closed, _):
             break
         }
     }
@@ -236,18 +263,17 @@ public struct SensorLoop: Sendable {
             lastBeat = now
             return .beat
         }
-        if let opened = startDue {
-            startDue = nil
-            startAnnounced = true
+        if case .due(let opened) = start {
+            start = .announced
             return .announceStart(opened: opened)
         }
         switch phase {
-        case .closed(let reopenAt):
-            return now >= reopenAt ? .open : sleep(until: reopenAt)
-        case .open:
+        case .closed(let closed):
+            return now >= closed.reopenAt ? .open : sleep(until: closed.reopenAt)
+        case .open(let open):
             // The first reading is taken whatever the demand, so the orientation is known at start.
-            if startAnnounced, demandUnknown { return .checkDemand }
-            return now >= nextReadAt ? .read : sleep(until: nextReadAt)
+            if start == .announced, demandUnknown { return .checkDemand }
+            return now >= open.nextReadAt ? .read : sleep(until: open.nextReadAt)
         case .idle:
             return demandUnknown ? .checkDemand : sleep(until: .infinity)
         }
@@ -264,15 +290,11 @@ public struct SensorLoop: Sendable {
         return .sleep(until: min(time, nextBeat))
     }
 
+    /// Drops the sources. A loss that is announced makes the next failed open quiet (its cause
+    /// was just logged) and is not announced again until the sources open.
     private mutating func close(_ cause: CloseCause, announce: Bool, reopenAt: Double) {
-        sysnames = []
-        failingSince = nil
-        phase = .closed(reopenAt: reopenAt)
-        if announce {
-            reopenDelay = settings.firstReopenDelay
-            quietNextFailure = true
-            lostAnnounced = true
-        }
+        phase = .closed(Closed(reopenAt: reopenAt, reopenDelay: settings.firstReopenDelay, lastFailure: nil,
+                               quietNextFailure: announce, lostAnnounced: announce))
         pending.append(.close(cause, announce: announce))
     }
 }
