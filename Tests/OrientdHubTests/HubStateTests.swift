@@ -70,7 +70,8 @@ import Testing
         state.release(.light)
         state.hold(.light, asleep: true)
         #expect(state.awaitFresh(.light, waiter: 4, now: Self.start).isEmpty, "woken: stale until read")
-        #expect(Self.kinds(state.lightRead(AmbientLight(level: 10, unit: .lux), at: 4)) == ["answer [4]"], "unchanged: answered, no news")
+        #expect(Self.kinds(state.lightRead(AmbientLight(level: 10, unit: .lux), at: 4)) == ["tell", "deliver", "answer [4]"],
+                "unchanged, but the first since it woke: news for a subscriber that woke it, and the waiter answered")
     }
 
     /// The compass is no socket event: its changes are told to the observers alone.
@@ -84,6 +85,9 @@ import Testing
         _ = state.awaitFresh(.compass, waiter: 2, now: Self.start)
         #expect(Self.kinds(state.ambientSensorChanged(.compass, device: nil, at: 2)) == ["tell", "answer [2]"])
         #expect(state.facts.compassAvailable == false && state.facts.compassHeading == nil)
+        _ = state.ambientSensorChanged(.compass, device: "magn", at: 3)
+        #expect(state.awaitFresh(.compass, waiter: 3, now: Self.start).isEmpty, "back: not fresh until its first reading")
+        #expect(Self.kinds(state.compassRead(heading: 45)) == ["tell", "answer [3]"])
     }
 
     @Test func theLockHoldsTheLastInPlaneOrientation() {
@@ -104,6 +108,10 @@ import Testing
         _ = state.proximityRead(near: true, at: 2)
         #expect(state.subscriptionStart(asleep: []).proximity.value == Proximity(near: true))
         #expect(state.subscriptionStart(asleep: [.proximity]).proximity.value == nil)
-        #expect(Self.kinds(state.proximityRead(near: true, at: 3)) == ["tell", "deliver"], "news again after the forget")
+        #expect(state.facts.proximityNear == true, "the hub keeps its value: the other views keep showing it")
+        #expect(Self.kinds(state.proximityRead(near: true, at: 3)) == [], "read, unchanged, nobody woke it: no news")
+        state.hold(.proximity, asleep: true)
+        #expect(Self.kinds(state.proximityRead(near: true, at: 4)) == ["tell", "deliver"], "the first reading since it woke is news")
+        #expect(Self.kinds(state.proximityRead(near: true, at: 5)) == [], "the next unchanged one is not")
     }
 }

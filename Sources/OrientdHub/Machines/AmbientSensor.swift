@@ -64,6 +64,13 @@ struct AmbientSensor<Value: AmbientValue>: Sendable {
         return true
     }
 
+    /// The same sensor with its value unknown.
+    var withoutValue: AmbientSensor {
+        var copy = self
+        copy.forget()
+        return copy
+    }
+
     /// The value held may be stale (the sensor slept): it is unknown until the next reading,
     /// which is then news whatever it reads.
     mutating func forget() {

@@ -138,16 +138,24 @@ struct HubState {
             preconditionFailure("the accelerometer comes with sensorOpened and goes with sensorLost")
         }
         guard news else { return [] }
+        // A sensor that came is not fresh until its first reading; one that went has no reading to wait for.
+        if device != nil { ambientFresh.remove(kind) }
         return (kind == .compass ? [.tell(facts)] : changed()) + (device == nil ? answering(kind) : [])
     }
 
-    /// The light sensor read `value` (changed or not: a waiter is answered either way).
+    /// The light sensor read `value` (changed or not: a waiter is answered either way). News
+    /// when it changed, or when it is the first reading since the sensor woke (a subscriber that
+    /// woke it waits for it).
     mutating func lightRead(_ value: AmbientLight, at time: Double) -> [Action] {
-        (light.read(value, at: time) ? changed() : []) + answering(.light)
+        let firstSinceWoken = ambientFresh.insert(.light).inserted
+        let changedValue = light.read(value, at: time)
+        return (changedValue || (firstSinceWoken && light.available) ? changed() : []) + answering(.light)
     }
 
     mutating func proximityRead(near: Bool, at time: Double) -> [Action] {
-        (proximity.read(Proximity(near: near), at: time) ? changed() : []) + answering(.proximity)
+        let firstSinceWoken = ambientFresh.insert(.proximity).inserted
+        let changedValue = proximity.read(Proximity(near: near), at: time)
+        return (changedValue || (firstSinceWoken && proximity.available) ? changed() : []) + answering(.proximity)
     }
 
     /// The compass read `heading`; ignored while no compass is known.
@@ -197,12 +205,11 @@ struct HubState {
     }
 
     /// The state a new subscription starts from. An ambient sensor in `asleep` may hold a stale
-    /// value: the subscription starts from none, and hears of the first reading.
-    mutating func subscriptionStart(asleep: Set<HubSensor>) -> HubUpdate {
-        if asleep.contains(.light) { light.forget() }
-        if asleep.contains(.proximity) { proximity.forget() }
-        if asleep.contains(.light) || asleep.contains(.proximity) { update = makeUpdate() }
-        return update
+    /// value: the subscription starts from none, and hears of the first reading (`hold` makes
+    /// the sensor stale, and its first reading after is delivered, changed or not). The value
+    /// the hub holds stays: the other views keep showing it.
+    func subscriptionStart(asleep: Set<HubSensor>) -> HubUpdate {
+        asleep.isEmpty ? update : update.withoutValues(of: asleep)
     }
 
     func isFresh(_ kind: HubSensor, at now: NIODeadline) -> Bool {
@@ -247,6 +254,10 @@ struct HubState {
                   sensorAvailability: SensorAvailabilityEvent(
                     available: sensorAvailable, device: sensorAvailable ? sensor?.device : nil,
                     reason: sensorAvailable ? nil : sensor?.problem, timestamp: sensorChangedAt),
-                  hinge: hinge, hingeChangedAt: hingeChangedAt, light: light, proximity: proximity)
+                  hinge: hinge, hingeChangedAt: hingeChangedAt,
+                  // A sensor woken and not read since holds a value that may be stale: subscribers
+                  // are not told it (the other views keep showing it, through `facts`).
+                  light: ambientFresh.contains(.light) ? light : light.withoutValue,
+                  proximity: ambientFresh.contains(.proximity) ? proximity : proximity.withoutValue)
     }
 }

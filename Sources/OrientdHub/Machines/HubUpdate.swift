@@ -23,8 +23,8 @@ struct HubUpdate: Sendable {
     let hinge: TabletModeDetector.State
     let hingeAngleLine: ByteBuffer
     let tabletModeLine: ByteBuffer?
-    let light: AmbientSensor<AmbientLight>
-    let proximity: AmbientSensor<Proximity>
+    private(set) var light: AmbientSensor<AmbientLight>
+    private(set) var proximity: AmbientSensor<Proximity>
 
     /// What the hinge state says before the sensors were opened.
     static let noHingeYet = "no accelerometers opened yet"
@@ -50,6 +50,15 @@ struct HubUpdate: Sendable {
         deviceOrientationLine = ByteBuffer(bytes: Wire.line(DeviceOrientationDidChangeEvent(
             orientation: orientation, previous: previous, timestamp: timestamp, sequence: sequence)))
         rotationLockLine = ByteBuffer(bytes: Wire.line(RotationLockDidChangeEvent(locked: locked, timestamp: timestamp)))
+    }
+
+    /// This update as a subscriber that wakes the ambient sensors in `asleep` starts from: with
+    /// no value for them (what the hub holds may be stale), so it hears of their first reading.
+    func withoutValues(of asleep: Set<HubSensor>) -> HubUpdate {
+        var start = self
+        if asleep.contains(.light) { start.light.forget() }
+        if asleep.contains(.proximity) { start.proximity.forget() }
+        return start
     }
 
     /// The `deviceOrientationDidChange` line for a subscriber last told of `told`.
