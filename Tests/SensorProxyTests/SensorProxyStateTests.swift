@@ -6,11 +6,11 @@ import Testing
 
 /// Shorthands for the calls and the hub's facts the tests hand the state.
 extension SensorProxyState.Event {
-    static func claim(_ call: ProxyCall, _ sensor: ProxySensor = .accelerometer, from sender: String = ":1.1", at time: Double = 0) -> Self {
+    static func claim(_ call: ProxyCall, _ sensor: HubSensor = .accelerometer, from sender: String = ":1.1", at time: Double = 0) -> Self {
         .called(ProxyRequest(call, from: sender, claiming: true, sensor), at: time)
     }
 
-    static func release(_ call: ProxyCall, _ sensor: ProxySensor = .accelerometer, from sender: String = ":1.1", at time: Double = 0) -> Self {
+    static func release(_ call: ProxyCall, _ sensor: HubSensor = .accelerometer, from sender: String = ":1.1", at time: Double = 0) -> Self {
         .called(ProxyRequest(call, from: sender, claiming: false, sensor), at: time)
     }
 
@@ -34,7 +34,7 @@ extension SensorProxyState.Event {
     }
 
     /// Claimed and told fresh by the hub.
-    static func claimed(_ sensor: ProxySensor = .accelerometer, by sender: String = ":1.1", in state: inout SensorProxyState) {
+    static func claimed(_ sensor: HubSensor = .accelerometer, by sender: String = ":1.1", in state: inout SensorProxyState) {
         #expect(state.handle(.claim(100, sensor, from: sender)) == [.holdSensor(sensor), .awaitFresh(sensor)])
         #expect(state.handle(.fresh(sensor)) == [.reply(100)])
     }

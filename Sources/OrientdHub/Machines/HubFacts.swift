@@ -3,6 +3,8 @@ import OrientdProtocol
 
 /// The sensors a hub publishes facts of, and waits for fresh readings of: the accelerometer and
 /// the ambient sensors (the compass for the D-Bus face alone: the socket protocol has none).
+/// They are the sensors a D-Bus client claims too; the raw values are the C shim's
+/// (enum orientd_bus_sensor).
 public enum HubSensor: Int, CaseIterable, Sendable, CustomStringConvertible {
     case accelerometer, light, proximity, compass
 

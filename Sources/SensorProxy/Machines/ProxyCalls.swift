@@ -1,3 +1,5 @@
+import OrientdHub
+
 /// A Claim… or Release… call waiting for its answer: the C shim's handle on the message, as a
 /// number (unique while the call is unanswered, which is as long as anyone refers to it).
 public typealias ProxyCall = UInt
@@ -7,11 +9,11 @@ public struct ProxyRequest: Equatable, Sendable {
     public let call: ProxyCall
     /// The caller's unique bus name (":1.42").
     public let sender: String
-    public let sensor: ProxySensor
+    public let sensor: HubSensor
     /// Claim (true) or Release (false).
     public let claiming: Bool
 
-    public init(_ call: ProxyCall, from sender: String, claiming: Bool, _ sensor: ProxySensor) {
+    public init(_ call: ProxyCall, from sender: String, claiming: Bool, _ sensor: HubSensor) {
         self.call = call
         self.sender = sender
         self.sensor = sensor

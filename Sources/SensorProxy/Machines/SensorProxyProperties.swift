@@ -1,18 +1,5 @@
 import OrientationCore
-
-/// The sensors iio-sensor-proxy's clients claim; the raw values are the C shim's.
-public enum ProxySensor: Int32, CaseIterable, Sendable, CustomStringConvertible {
-    case accelerometer = 0, light, proximity, compass
-
-    public var description: String {
-        switch self {
-        case .accelerometer: "accelerometer"
-        case .light: "light sensor"
-        case .proximity: "proximity sensor"
-        case .compass: "compass"
-        }
-    }
-}
+import OrientdHub
 
 /// The accelerometer as iio-sensor-proxy's properties describe it.
 public struct ProxyAccelerometer: Equatable, Sendable {
@@ -90,7 +77,7 @@ public enum ProxyProperty: Int32, CaseIterable, Sendable {
     case hasCompass, compassHeading
 
     /// The sensor whose claimers are told of a change.
-    public var sensor: ProxySensor {
+    public var sensor: HubSensor {
         switch self {
         case .hasAccelerometer, .accelerometerOrientation, .accelerometerTilt: .accelerometer
         case .hasAmbientLight, .lightLevelUnit, .lightLevel: .light

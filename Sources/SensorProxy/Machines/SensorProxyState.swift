@@ -24,15 +24,15 @@ public struct SensorProxyState: Sendable {
         /// What the hub holds now.
         case facts(HubFacts)
         /// The hub says the sensor's value is fresh (the wait `awaitFresh` began is over).
-        case fresh(ProxySensor)
+        case fresh(HubSensor)
         case time(Double)
     }
 
     public enum Action: Equatable, Sendable {
-        case holdSensor(ProxySensor)
-        case releaseSensor(ProxySensor)
+        case holdSensor(HubSensor)
+        case releaseSensor(HubSensor)
         /// Ask the hub to say when the sensor's value is fresh; the answer comes as `fresh`.
-        case awaitFresh(ProxySensor)
+        case awaitFresh(HubSensor)
         /// Answer the call (success).
         case reply(ProxyCall)
         case refuse(ProxyCall, ProxyRefusal)
@@ -77,8 +77,8 @@ public struct SensorProxyState: Sendable {
     public private(set) var compass = ProxyCompass()
 
     /// The clients that claim a sensor, in the order they first claimed, with what they claim.
-    private var claimers: [(name: String, sensors: Set<ProxySensor>)] = []
-    private var claims: [ProxySensor: Claims] = [:]
+    private var claimers: [(name: String, sensors: Set<HubSensor>)] = []
+    private var claims: [HubSensor: Claims] = [:]
     private var polkitQuestions: [ProxyCall: PolkitQuestion] = [:]
     private var polkitAnswers = true
 
@@ -90,7 +90,7 @@ public struct SensorProxyState: Sendable {
     // MARK: Queries
 
     /// Whether a claim waits for the sensor's next reading.
-    public func awaitsReading(_ sensor: ProxySensor) -> Bool {
+    public func awaitsReading(_ sensor: HubSensor) -> Bool {
         if case .awaitingReading(let held, _) = claims[sensor, default: .unclaimed] { return !held.isEmpty }
         return false
     }
@@ -104,13 +104,13 @@ public struct SensorProxyState: Sendable {
     }
 
     /// The clients that claim `sensor`, in the order they claimed.
-    public func claimers(of sensor: ProxySensor) -> [String] {
+    public func claimers(of sensor: HubSensor) -> [String] {
         claimers.filter { $0.sensors.contains(sensor) }.map(\.name)
     }
 
     /// Every call waiting for an answer (held for a reading, or asked of polkit).
     public var unansweredCalls: [ProxyCall] {
-        ProxySensor.allCases.flatMap { heldClaims(of: $0).map(\.call) } + polkitQuestions.keys
+        HubSensor.allCases.flatMap { heldClaims(of: $0).map(\.call) } + polkitQuestions.keys
     }
 
     public func value(of property: ProxyProperty) -> ProxyValue {
@@ -145,7 +145,7 @@ public struct SensorProxyState: Sendable {
             claims[sensor] = .current
             return held.map { .reply($0.call) }
         case .time(let now):
-            return ProxySensor.allCases.flatMap { sensor -> [Action] in
+            return HubSensor.allCases.flatMap { sensor -> [Action] in
                 guard case .awaitingReading(let held, let settleBy?) = claims[sensor, default: .unclaimed], settleBy <= now else { return [] }
                 claims[sensor] = .awaitingReading(held: [], settleBy: nil)
                 return held.map { .reply($0.call) }
@@ -300,7 +300,7 @@ public struct SensorProxyState: Sendable {
 
     /// `sender` no longer claims `sensor`; the last claim lets the sensor go, answering the claims
     /// still held for it (a client that released before its answer still gets one).
-    private mutating func dropClaim(of sender: String, on sensor: ProxySensor) -> [Action] {
+    private mutating func dropClaim(of sender: String, on sensor: HubSensor) -> [Action] {
         guard let index = claimers.firstIndex(where: { $0.name == sender }), claimers[index].sensors.contains(sensor) else { return [] }
         claimers[index].sensors.remove(sensor)
         if claimers[index].sensors.isEmpty { claimers.remove(at: index) }
@@ -315,7 +315,7 @@ public struct SensorProxyState: Sendable {
             polkitQuestions[call]?.vanished = true
         }
         var actions: [Action] = []
-        for sensor in ProxySensor.allCases {
+        for sensor in HubSensor.allCases {
             // Its claims waiting for a reading go unanswered.
             if case .awaitingReading(let held, let settleBy) = claims[sensor, default: .unclaimed], held.contains(where: { $0.sender == name }) {
                 let (theirs, others) = (held.filter { $0.sender == name }, held.filter { $0.sender != name })
@@ -327,18 +327,18 @@ public struct SensorProxyState: Sendable {
         return actions
     }
 
-    private func holds(_ sender: String, _ sensor: ProxySensor) -> Bool {
+    private func holds(_ sender: String, _ sensor: HubSensor) -> Bool {
         claimers.contains { $0.name == sender && $0.sensors.contains(sensor) }
     }
 
-    private func heldClaims(of sensor: ProxySensor) -> [HeldClaim] {
+    private func heldClaims(of sensor: HubSensor) -> [HeldClaim] {
         if case .awaitingReading(let held, _) = claims[sensor, default: .unclaimed] { return held }
         return []
     }
 
     // MARK: Properties
 
-    private func isPresent(_ sensor: ProxySensor) -> Bool {
+    private func isPresent(_ sensor: HubSensor) -> Bool {
         switch sensor {
         case .accelerometer: accelerometer.present
         case .light: light.present
@@ -349,14 +349,14 @@ public struct SensorProxyState: Sendable {
 
     /// A sensor went away: the claims waiting for it are answered (with `Has…` false), and a
     /// claim made after it comes back waits for its first reading again.
-    private mutating func gone(_ sensor: ProxySensor) -> [Action] {
+    private mutating func gone(_ sensor: HubSensor) -> [Action] {
         guard claims[sensor, default: .unclaimed] != .unclaimed else { return [] }
         let held = heldClaims(of: sensor)
         claims[sensor] = .awaitingReading(held: [], settleBy: nil)
         return held.map { .reply($0.call) }
     }
 
-    private mutating func changed(_ sensor: ProxySensor, presence: Bool, values: Bool, present: Bool) -> [Action] {
+    private mutating func changed(_ sensor: HubSensor, presence: Bool, values: Bool, present: Bool) -> [Action] {
         guard values else { return [] }
         return signals(sensor, presenceChanged: presence, from: nil) + (presence && !present ? gone(sensor) : [])
     }
@@ -365,7 +365,7 @@ public struct SensorProxyState: Sendable {
     /// the sensor's coming, its presence and values together; on its going, its presence alone;
     /// else the values that changed (the accelerometer's orientation in a signal of its own:
     /// iio-sway and iio-hyprland read only a signal's first property).
-    private func signals(_ sensor: ProxySensor, presenceChanged: Bool, from previous: ProxyAccelerometer?) -> [Action] {
+    private func signals(_ sensor: HubSensor, presenceChanged: Bool, from previous: ProxyAccelerometer?) -> [Action] {
         let destinations = claimers(of: sensor)
         guard !destinations.isEmpty else { return [] }
         let properties = ProxyProperty.allCases.filter { $0.sensor == sensor }

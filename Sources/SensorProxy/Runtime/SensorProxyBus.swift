@@ -30,7 +30,7 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
         let callbacks = orientd_bus_callbacks(
             context: Unmanaged.passUnretained(self).toOpaque(),
             called: { context, call, sender, sensor, claiming in
-                guard let call, let sender, let sensor = ProxySensor(rawValue: sensor) else { return }
+                guard let call, let sender, let sensor = HubSensor(rawValue: Int(sensor)) else { return }
                 let bus = SensorProxyBus.from(context)
                 let request = ProxyRequest(ProxyCall(bitPattern: call), from: String(cString: sender), claiming: claiming, sensor)
                 bus.step(.called(request, at: MonotonicClock.now()))
@@ -119,12 +119,12 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
         switch action {
         case .holdSensor(let sensor):
             logger.info("a D-Bus client claimed the \(sensor): reading it")
-            hub.hold(sensor.hubSensor)
+            hub.hold(sensor)
         case .releaseSensor(let sensor):
             logger.info("no D-Bus client claims the \(sensor) any more")
-            hub.release(sensor.hubSensor)
+            hub.release(sensor)
         case .awaitFresh(let sensor):
-            hub.whenFresh(sensor.hubSensor) { [loop, unowned self] in loop.perform { self.step(.fresh(sensor)) } }
+            hub.whenFresh(sensor) { [loop, unowned self] in loop.perform { self.step(.fresh(sensor)) } }
         case .reply(let call):
             orientd_bus_reply(bus, Self.handle(call))
         case .refuse(let call, let refusal):
@@ -206,13 +206,3 @@ extension ProxyValue {
     }
 }
 
-extension ProxySensor {
-    var hubSensor: HubSensor {
-        switch self {
-        case .accelerometer: .accelerometer
-        case .light: .light
-        case .proximity: .proximity
-        case .compass: .compass
-        }
-    }
-}
