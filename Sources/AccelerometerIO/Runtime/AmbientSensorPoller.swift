@@ -23,7 +23,7 @@ public final class AmbientSensorPoller: @unchecked Sendable {
     private let uri: String
     private let logger: Logger
     private let thread = FeedThread()
-    private let hotplugEvents = HotplugInbox()
+    private let hotplugEvents = Inbox<HotplugEvent>()
 
     /// - Parameter uri: the libiio context ("local:", "ip:host").
     public init(uri: String, logger: Logger) {

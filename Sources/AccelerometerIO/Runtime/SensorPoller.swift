@@ -49,7 +49,7 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
     private let demand: ReadingDemand?
     private let heartbeat: Heartbeat?
     private let thread = FeedThread()
-    private let hotplugEvents = HotplugInbox()
+    private let hotplugEvents = Inbox<HotplugEvent>()
 
     /// - Parameters:
     ///   - rate: polls per second (while the device moves, with a `pace`).
@@ -234,22 +234,5 @@ public struct HotplugEvent: Sendable, Equatable {
     public init(action: Action, sysname: String) {
         self.action = action
         self.sysname = sysname
-    }
-}
-
-/// The udev events said to a poller from any thread, kept until its own thread takes them.
-final class HotplugInbox: Sendable {
-    private let events = Mutex<[HotplugEvent]>([])
-
-    func post(_ event: HotplugEvent) {
-        events.withLock { $0.append(event) }
-    }
-
-    /// The events posted since the last call, oldest first.
-    func take() -> [HotplugEvent] {
-        events.withLock { events in
-            defer { events = [] }
-            return events
-        }
     }
 }
