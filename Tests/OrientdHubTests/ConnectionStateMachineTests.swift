@@ -1,4 +1,5 @@
 import NIOCore
+import NIOEmbedded
 import Testing
 @testable import OrientdHub
 
@@ -38,7 +39,7 @@ import Testing
         machine.received(line("ping"))
         #expect(machine.nextAction() == .sendHello)
         #expect(machine.nextAction() == .answer(line("get")))
-        machine.answerPending()
+        machine.answerPending(.lockSave)
         machine.readRequested()
         #expect(drain(&machine) == [])
         #expect(machine.phase == .awaitingAnswer)
@@ -64,7 +65,7 @@ import Testing
         machine.received(line("get"))
         #expect(machine.nextAction() == .sendHello)
         #expect(machine.nextAction() == .answer(line("get")))
-        machine.answerPending()
+        machine.answerPending(.lockSave)
         #expect(drain(&machine) == [])
         machine.received(line("ping"))
         machine.receivedOverlongLine()
@@ -98,14 +99,14 @@ import Testing
         machine.received(line("b"))
         #expect(machine.nextAction() == .sendHello)
         #expect(machine.nextAction() == .answer(line("a")))
-        machine.closed()
+        _ = machine.closed()
         #expect(machine.nextAction() == nil)
         #expect(machine.queuedRequests == 0)
         // What a shell may still report of a connection already closed changes nothing (an
         // admission after the close is impossible: the shell asks the phase first, and the
         // machine asserts it).
         machine.answerSent()
-        machine.answerPending()
+        machine.answerPending(.lockSave)
         machine.writeFailed()
         machine.received(line("c"))
         machine.readRequested()
@@ -123,7 +124,7 @@ import Testing
         machine.received(line("lock"))
         #expect(machine.nextAction() == .sendHello)
         #expect(machine.nextAction() == .answer(line("lock")))
-        machine.answerPending()
+        machine.answerPending(.lockSave)
         machine.received(line("ping"))
         machine.inputClosed()
         machine.readRequested()
@@ -143,5 +144,50 @@ import Testing
         machine.writeFailed()
         #expect(machine.nextAction() == nil)
         #expect(machine.queuedRequests == 0)
+    }
+}
+
+/// What a pending answer waits for lives in the machine: the shell keeps no flag beside it.
+@Suite struct PendingAnswerTests {
+    private func line(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
+
+    private func serving() -> ConnectionStateMachine {
+        var machine = ConnectionStateMachine(queuedBytesLimit: 1000)
+        machine.admitted()
+        machine.received(line("get"))
+        #expect(machine.nextAction() == .sendHello)
+        #expect(machine.nextAction() == .answer(line("get")))
+        return machine
+    }
+
+    private func wait(ticket: Int, on loop: EmbeddedEventLoop, hub: OrientationHub) -> FreshnessWait {
+        FreshnessWait(id: .integer(1), answer: .get(hub), ticket: ticket, timeout: loop.scheduleTask(in: .seconds(1)) {})
+    }
+
+    @Test func aFreshReadingWaitIsTakenOnceByItsTicketAndHandedBackAtTheClose() {
+        let harness = HubHarness()
+        var machine = serving()
+        machine.answerPending(.freshReading(wait(ticket: 7, on: harness.loop, hub: harness.hub)))
+        #expect(machine.freshReadingCame(ticket: 6) == nil, "another ticket: not this wait")
+        #expect(machine.freshReadingCame(ticket: 7)?.ticket == 7)
+        #expect(machine.freshReadingCame(ticket: 7) == nil, "taken once")
+        #expect(machine.phase == .awaitingAnswer, "the answer is on its way")
+        machine.answerSent()
+        #expect(machine.phase == .serving)
+
+        var closing = serving()
+        closing.answerPending(.freshReading(wait(ticket: 8, on: harness.loop, hub: harness.hub)))
+        #expect(closing.closed()?.ticket == 8, "the close hands the wait back, to be cancelled")
+        #expect(closing.closed() == nil)
+    }
+
+    /// A lock's reply holds the subscription's events behind it until it is sent.
+    @Test func aLockSaveHoldsEventsBehindItsReply() {
+        var machine = serving()
+        #expect(!machine.holdsEventsBehindReply)
+        machine.answerPending(.lockSave)
+        #expect(machine.holdsEventsBehindReply)
+        machine.answerSent()
+        #expect(!machine.holdsEventsBehindReply)
     }
 }

@@ -1,4 +1,5 @@
 import NIOCore
+import OrientdProtocol
 
 /// The life of one client connection as a pure state machine, in the manner of swift-nio's
 /// `HTTPServerPipelineHandler`: events go in, and `nextAction()` says what to do next, one action
@@ -18,6 +19,17 @@ import NIOCore
 ///   then `endOfInput` says so and the connection closes;
 /// - once a reply could not be written the client is gone: nothing more is answered.
 struct ConnectionStateMachine {
+    /// What the request being answered waits for.
+    enum PendingAnswer {
+        /// A fresh reading: the hub's ticket, and how the request is answered when it comes
+        /// (or when `timeout` fires first), carried for the shell.
+        case freshReading(FreshnessWait)
+        /// The rotation lock's save; the subscription's events wait behind the reply.
+        case lockSave
+        /// The wait is over and the answer on its way.
+        case sending
+    }
+
     /// What the connection is doing, for the shell's questions and the tests.
     enum Phase: Equatable {
         /// The peer's credentials are being read; nothing is answered yet.
@@ -62,7 +74,7 @@ struct ConnectionStateMachine {
     private enum State {
         case admitting(Requests)
         case serving(Requests, helloDue: Bool)
-        case awaitingAnswer(Requests)
+        case awaitingAnswer(Requests, PendingAnswer)
         /// `farewell` is said (or done) once, on the way out.
         case closing(farewell: Action?)
         case closed
@@ -88,7 +100,7 @@ struct ConnectionStateMachine {
     /// Requests received and not yet answered.
     var queuedRequests: Int {
         switch state {
-        case .admitting(let requests), .serving(let requests, _), .awaitingAnswer(let requests): requests.queue.count
+        case .admitting(let requests), .serving(let requests, _), .awaitingAnswer(let requests, _): requests.queue.count
         case .closing, .closed: 0
         }
     }
@@ -146,28 +158,48 @@ struct ConnectionStateMachine {
         updateRequests { $0.writable = writable; return nil }
     }
 
-    /// The request being answered cannot be answered yet. Pending already (a `lock` that waited
-    /// for a reading now waits for its save), or closed meanwhile: nothing changes.
-    mutating func answerPending() {
+    /// The request being answered cannot be answered yet: it waits for `pending`. Pending
+    /// already (a `lock` that waited for a reading now waits for its save): the new wait replaces it.
+    mutating func answerPending(_ pending: PendingAnswer) {
         switch state {
         case .serving(let requests, let helloDue):
             assert(!helloDue, "a request is answered only after the hello")
-            state = .awaitingAnswer(requests)
-        case .awaitingAnswer, .closing, .closed:
+            state = .awaitingAnswer(requests, pending)
+        case .awaitingAnswer(let requests, _):
+            state = .awaitingAnswer(requests, pending)
+        case .closing, .closed:
+            // Answers are only started while serving; one that ends after the close is dropped.
             break
         case .admitting:
             assertionFailure("nothing is answered before the client is admitted")
         }
     }
 
+    /// The fresh reading the pending answer waits for came (or its wait timed out): the wait,
+    /// if it is the one with `ticket`, for the shell to answer; the answer is then on its way.
+    mutating func freshReadingCame(ticket: Int) -> FreshnessWait? {
+        guard case .awaitingAnswer(let requests, .freshReading(let wait)) = state, wait.ticket == ticket else { return nil }
+        state = .awaitingAnswer(requests, .sending)
+        return wait
+    }
+
+    /// Whether events wait behind a reply (a `lock`'s, until its save is done).
+    var holdsEventsBehindReply: Bool {
+        if case .awaitingAnswer(_, .lockSave) = state { return true }
+        return false
+    }
+
     /// The pending answer was sent (or there was none: an answer sent at once).
     mutating func answerSent() {
-        guard case .awaitingAnswer(let requests) = state else { return }
+        guard case .awaitingAnswer(let requests, _) = state else { return }
         state = .serving(requests, helloDue: false)
     }
 
-    mutating func closed() {
-        state = .closed
+    /// The channel closed. Returns the fresh-reading wait still pending, for the shell to cancel.
+    mutating func closed() -> FreshnessWait? {
+        defer { state = .closed }
+        if case .awaitingAnswer(_, .freshReading(let wait)) = state { return wait }
+        return nil
     }
 
     // MARK: Actions
@@ -218,8 +250,8 @@ struct ConnectionStateMachine {
             (requests, rebuild) = (current, { .admitting($0) })
         case .serving(let current, let helloDue):
             (requests, rebuild) = (current, { .serving($0, helloDue: helloDue) })
-        case .awaitingAnswer(let current):
-            (requests, rebuild) = (current, { .awaitingAnswer($0) })
+        case .awaitingAnswer(let current, let pending):
+            (requests, rebuild) = (current, { .awaitingAnswer($0, pending) })
         case .closing, .closed:
             return
         }
@@ -231,4 +263,26 @@ struct ConnectionStateMachine {
             state = rebuild(requests)
         }
     }
+}
+
+/// A request answered once its hub's sensor has read afresh.
+enum AnswerAfterReading {
+    case get(OrientationHub)
+    case subscribe(SubscribeParameters, OrientationHub)
+    case lock(Bool, OrientationHub)
+
+    var hub: OrientationHub {
+        switch self {
+        case .get(let hub), .subscribe(_, let hub), .lock(_, let hub): hub
+        }
+    }
+}
+
+/// A request waiting for a fresh reading: its id, how it is answered, the hub's ticket, and the
+/// timer that answers it with what is known if no reading comes.
+struct FreshnessWait {
+    let id: RequestID
+    let answer: AnswerAfterReading
+    let ticket: Int
+    let timeout: Scheduled<Void>
 }

@@ -22,27 +22,6 @@ final class ClientConnection: ChannelDuplexHandler {
     /// gets there.
     static let queuedBytesLimit = HubServer.largestRead + Wire.maximumRequestLength
 
-    /// A request answered once the sensor has read afresh.
-    private enum AnswerAfterReading {
-        case get(OrientationHub)
-        case subscribe(SubscribeParameters, OrientationHub)
-        case lock(Bool, OrientationHub)
-
-        var hub: OrientationHub {
-            switch self {
-            case .get(let hub), .subscribe(_, let hub), .lock(_, let hub): hub
-            }
-        }
-    }
-
-    /// The request waiting for a fresh reading, and how it gives up.
-    private struct Waiting {
-        let id: RequestID
-        let answer: AnswerAfterReading
-        let ticket: Int
-        let timeout: Scheduled<Void>
-    }
-
     /// How a connection learns who is on the other end; replaceable for tests in process.
     typealias CredentialsLookup = @Sendable (Channel) -> EventLoopFuture<PeerCredentials?>
 
@@ -59,7 +38,6 @@ final class ClientConnection: ChannelDuplexHandler {
     private var peer: PeerCredentials?
     /// Whether the client holds a place in `clients`.
     private var counted = false
-    private var waiting: Waiting?
     private var subscription: Subscription?
     /// The hub `subscription` belongs to.
     private var subscribedHub: OrientationHub?
@@ -94,11 +72,9 @@ final class ClientConnection: ChannelDuplexHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        machine.closed()
-        if let waiting {
-            waiting.timeout.cancel()
-            waiting.answer.hub.stopWaiting(waiting.ticket)
-            self.waiting = nil
+        if let wait = machine.closed() {
+            wait.timeout.cancel()
+            wait.answer.hub.stopWaiting(wait.ticket)
         }
         if counted {
             logger.debug("client disconnected")
@@ -269,17 +245,15 @@ final class ClientConnection: ChannelDuplexHandler {
             return
         }
         let timeout = eventLoop.scheduleTask(in: Self.freshnessTimeout) { connection.value.finishWaiting(ticket) }
-        waiting = Waiting(id: id, answer: answer, ticket: ticket, timeout: timeout)
-        machine.answerPending()
+        machine.answerPending(.freshReading(FreshnessWait(id: id, answer: answer, ticket: ticket, timeout: timeout)))
     }
 
     /// The sensor read afresh, or the wait timed out: answer the waiting request.
     private func finishWaiting(_ ticket: Int) {
-        guard let waiting, waiting.ticket == ticket, let context else { return }
-        self.waiting = nil
-        waiting.timeout.cancel()
-        waiting.answer.hub.stopWaiting(ticket)
-        finish(waiting.answer, id: waiting.id, context: context)
+        guard let context, let wait = machine.freshReadingCame(ticket: ticket) else { return }
+        wait.timeout.cancel()
+        wait.answer.hub.stopWaiting(ticket)
+        finish(wait.answer, id: wait.id, context: context)
     }
 
     private func finish(_ answer: AnswerAfterReading, id: RequestID, context: ChannelHandlerContext) {
@@ -291,15 +265,15 @@ final class ClientConnection: ChannelDuplexHandler {
             subscribe(parameters, to: hub, id: id, context: context)
         case .lock(let locked, let hub):
             // The lock holds at once; the reply waits for the save, which says whether it persisted.
-            machine.answerPending()
-            subscription?.heldBehindReply = true
+            machine.answerPending(.lockSave)
             let connection = NIOLoopBound(self, eventLoop: context.eventLoop)
             hub.setLock(locked, on: context.eventLoop).whenSuccess { persisted in
                 let connection = connection.value
                 guard let context = connection.context, context.channel.isActive else { return }
                 connection.send(SuccessReply(id: id, result: LockResult(locked: locked, persisted: persisted)), context: context)
-                connection.subscription?.heldBehindReply = false
                 connection.answerWasSent()
+                // The events held behind the reply follow it.
+                connection.subscription?.sendWhatIsPending()
             }
         }
     }
@@ -333,7 +307,8 @@ final class ClientConnection: ChannelDuplexHandler {
         let angleRate = min(parameters.angleRate ?? sensorRate, sensorRate)
         let channel = context.channel
         let (subscription, start) = hub.add(parameters) { start in
-            Subscription(channel: channel, parameters: parameters, start: start, angleRate: angleRate)
+            Subscription(channel: channel, parameters: parameters, start: start, angleRate: angleRate,
+                         heldBehindReply: { [unowned self] in machine.holdsEventsBehindReply })
         }
         self.subscription = subscription
         subscribedHub = hub

@@ -30,16 +30,16 @@ final class Subscription {
     private var queuedAngles: [AngleSample] = []
     private var droppedAngles = 0
     private var cancelled = false
-    /// Set while this client's `lock` waits for its save: its events wait behind the reply, as
-    /// they would have had the reply been sent at once (state coalesces meanwhile, as for a slow
-    /// reader).
-    var heldBehindReply = false {
-        didSet { if !heldBehindReply { sendWhatIsPending() } }
-    }
+    /// True while this client's `lock` waits for its save (its connection's machine knows): its
+    /// events wait behind the reply, as they would have had the reply been sent at once (state
+    /// coalesces meanwhile, as for a slow reader).
+    private let heldBehindReply: () -> Bool
 
     /// `start` is the state the subscribe result reports; events follow from there.
-    init(channel: Channel, parameters: SubscribeParameters, start: HubUpdate, angleRate: Double) {
+    init(channel: Channel, parameters: SubscribeParameters, start: HubUpdate, angleRate: Double,
+         heldBehindReply: @escaping () -> Bool = { false }) {
         self.channel = channel
+        self.heldBehindReply = heldBehindReply
         self.parameters = parameters
         latest = start
         toldOrientation = start.orientation
@@ -90,7 +90,7 @@ final class Subscription {
 
     /// Called on the event loop whenever the channel may have become writable again.
     func sendWhatIsPending() {
-        guard !cancelled, !heldBehindReply, channel.isActive, channel.isWritable else { return }
+        guard !cancelled, !heldBehindReply(), channel.isActive, channel.isWritable else { return }
         var wrote = false
         func write(_ line: ByteBuffer) {
             channel.write(line, promise: nil)
