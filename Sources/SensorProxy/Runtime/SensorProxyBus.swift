@@ -30,8 +30,13 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
         let callbacks = orientd_bus_callbacks(
             context: Unmanaged.passUnretained(self).toOpaque(),
             called: { context, call, sender, sensor, claiming in
-                guard let call, let sender, let sensor = HubSensor(rawValue: Int(sensor)) else { return }
+                guard let call else { return }
                 let bus = SensorProxyBus.from(context)
+                guard let sender, let sensor = HubSensor(rawValue: Int(sensor)) else {
+                    // The shim decodes only the interfaces' methods: never, but never unanswered either.
+                    orientd_bus_refuse(bus.bus, call, "org.freedesktop.DBus.Error.InvalidArgs", "no such sensor")
+                    return
+                }
                 let request = ProxyRequest(ProxyCall(bitPattern: call), from: String(cString: sender), claiming: claiming, sensor)
                 bus.step(.called(request, at: MonotonicClock.now()))
             },
