@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import OrientationCore
 import OrientdProtocol
 // What an application names, with this one import: the orientations, the requests, results,
@@ -14,6 +13,21 @@ import OrientdProtocol
 @_exported import struct OrientdProtocol.OrientationResult
 @_exported import struct OrientdProtocol.AnglesEvent
 @_exported import struct OrientdProtocol.HelloEvent
+@_exported import struct OrientdProtocol.DeviceOrientationDidChangeEvent
+@_exported import struct OrientdProtocol.InterfaceOrientationDidChangeEvent
+@_exported import struct OrientdProtocol.RotationLockDidChangeEvent
+@_exported import struct OrientdProtocol.HingeAngleDidChangeEvent
+@_exported import struct OrientdProtocol.TabletModeDidChangeEvent
+@_exported import struct OrientdProtocol.ProximityStateDidChangeEvent
+@_exported import struct OrientdProtocol.AmbientLightDidChangeEvent
+@_exported import struct OrientdProtocol.SensorAvailabilityEvent
+@_exported import struct OrientdProtocol.StoppingEvent
+@_exported import struct OrientdProtocol.AmbientLight
+@_exported import enum OrientdProtocol.LightUnit
+@_exported import enum OrientdProtocol.SensorKind
+@_exported import struct OrientdProtocol.SensorStatus
+@_exported import struct OrientdProtocol.LightSensorStatus
+@_exported import struct OrientdProtocol.ProximitySensorStatus
 @_exported import enum OrientdProtocol.ServerEvent
 @_exported import enum OrientdProtocol.EventKind
 @_exported import enum OrientdProtocol.Method
@@ -123,83 +137,81 @@ public struct OrientationClient: Sendable {
     /// stream with `OrientdClientError.serverError`: trying again would not help.
     public func subscription(_ parameters: @escaping @Sendable () -> SubscribeParameters) -> AsyncThrowingStream<SubscriptionNews, any Error> {
         let socketPath = self.socketPath
-        let subscription = StreamSubscription()
         return AsyncThrowingStream(bufferingPolicy: .bufferingNewest(64)) { continuation in
-            continuation.onTermination = { _ in subscription.cancel() }
-            Thread.detachNewThread {
-                var delay = 0.1
-                var reachable = true
-                func lost(_ reason: String) {
-                    if reachable { continuation.yield(.lost(reason: reason)) }
-                    reachable = false
-                }
-                while !subscription.isCancelled {
-                    do {
-                        let client = try OrientdClient(socketPath: socketPath, timeout: 5)
-                        guard subscription.attach(client.interrupter) else { break }
-                        defer { withExtendedLifetime(client) { subscription.detach() } }
-                        let result = try client.subscribe(parameters())
-                        (delay, reachable) = (0.1, true)
-                        continuation.yield(.subscribed(result))
-                        client.setReadTimeout(nil)
-                        while let event = try client.nextServerEvent() { continuation.yield(.event(event)) }
-                        if !subscription.isCancelled { lost("orientd closed the connection") }
-                    } catch OrientdClientError.serverError(let code, let message) where code != .tooManyClients {
-                        continuation.finish(throwing: OrientdClientError.serverError(code: code, message: message))
-                        return
-                    } catch {
-                        // The daemon is not there (yet), or it went away: try again shortly.
-                        if !subscription.isCancelled { lost("\(error)") }
-                    }
-                    if subscription.isCancelled { break }
-                    subscription.sleep(delay)
-                    delay = min(delay * 2, 2)
-                }
-                continuation.finish()
+            Self.follow(socketPath: socketPath, continuation: continuation, parameters: parameters) { news in
+                continuation.yield(news)
             }
         }
     }
 
     /// One value of the subscription: the one its state starts from after each (re)subscription
-    /// (unless the consumer already has it), then each event's. Ends as the subscription does.
+    /// (unless the consumer already has it), then each event's. The value last yielded and the
+    /// next subscription's parameters are the subscription thread's alone, so a resubscription
+    /// always asks with the latest.
     private func stream<Element: Sendable & Equatable>(
         parameters: @escaping @Sendable (_ lastYielded: Element?) -> SubscribeParameters,
         start: @escaping @Sendable (SubscribeResult) -> Element?,
         event: @escaping @Sendable (ServerEvent) -> Element?,
         repeatsAllowed: Bool = false
     ) -> AsyncThrowingStream<Element, any Error> {
-        let last = LastYielded<Element>()
-        let news = subscription { parameters(last.value.withLock { $0 }) }
+        let socketPath = self.socketPath
         return AsyncThrowingStream(bufferingPolicy: .bufferingNewest(64)) { continuation in
-            let relay = Task {
-                do {
-                    for try await item in news {
-                        let element: Element?
-                        switch item {
-                        case .subscribed(let result): element = start(result)
-                        case .event(let message): element = event(message)
-                        case .lost: element = nil
-                        }
-                        guard let element else { continue }
-                        let isNew = last.value.withLock { last in
-                            defer { last = element }
-                            return repeatsAllowed || last != element
-                        }
-                        if isNew { continuation.yield(element) }
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
+            // Touched on the subscription's thread only.
+            nonisolated(unsafe) var last: Element?
+            Self.follow(socketPath: socketPath, continuation: continuation, parameters: { parameters(last) }) { news in
+                let element: Element?
+                switch news {
+                case .subscribed(let result): element = start(result)
+                case .event(let message): element = event(message)
+                case .lost: element = nil
                 }
+                guard let element, repeatsAllowed || element != last else { return }
+                last = element
+                continuation.yield(element)
             }
-            continuation.onTermination = { _ in relay.cancel() }
         }
     }
-}
 
-/// The element a stream yielded last: its next subscription asks for it first.
-private final class LastYielded<Element: Sendable>: Sendable {
-    let value = Mutex<Element?>(nil)
+    /// The subscription's thread: connects, subscribes with `parameters()`, hands every piece of
+    /// news to `hear`, and starts again after a loss, until the stream is cancelled; a refusal
+    /// ends the stream with it.
+    private static func follow<Element>(socketPath: String?, continuation: AsyncThrowingStream<Element, any Error>.Continuation,
+                                        parameters: @escaping @Sendable () -> SubscribeParameters,
+                                        hear: @escaping @Sendable (SubscriptionNews) -> Void) {
+        let subscription = StreamSubscription()
+        continuation.onTermination = { _ in subscription.cancel() }
+        Thread.detachNewThread {
+            var delay = 0.1
+            var reachable = true
+            func lost(_ reason: String) {
+                if reachable { hear(.lost(reason: reason)) }
+                reachable = false
+            }
+            while !subscription.isCancelled {
+                do {
+                    let client = try OrientdClient(socketPath: socketPath, timeout: 5)
+                    guard subscription.attach(client.interrupter) else { break }
+                    defer { withExtendedLifetime(client) { subscription.detach() } }
+                    let result = try client.subscribe(parameters())
+                    (delay, reachable) = (0.1, true)
+                    hear(.subscribed(result))
+                    client.setReadTimeout(nil)
+                    while let event = try client.nextServerEvent() { hear(.event(event)) }
+                    if !subscription.isCancelled { lost("orientd closed the connection") }
+                } catch OrientdClientError.serverError(let code, let message) where code != .tooManyClients {
+                    continuation.finish(throwing: OrientdClientError.serverError(code: code, message: message))
+                    return
+                } catch {
+                    // The daemon is not there (yet), or it went away: try again shortly.
+                    if !subscription.isCancelled { lost("\(error)") }
+                }
+                if subscription.isCancelled { break }
+                subscription.sleep(delay)
+                delay = min(delay * 2, 2)
+            }
+            continuation.finish()
+        }
+    }
 }
 
 /// What a subscription that follows orientd across restarts hears, in order.

@@ -191,3 +191,36 @@ import Testing
         #expect(!machine.holdsEventsBehindReply)
     }
 }
+
+/// A connection that closes while a request waits for a fresh reading hands the wait back, to be
+/// withdrawn from the hub, however it closes.
+@Suite struct ClosingWhileWaitingTests {
+    private func line(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
+
+    private func waiting(_ harness: HubHarness) -> ConnectionStateMachine {
+        var machine = ConnectionStateMachine(queuedBytesLimit: 100)
+        machine.admitted()
+        machine.received(line("get"))
+        _ = machine.nextAction()
+        _ = machine.nextAction()
+        machine.answerPending(.freshReading(FreshnessWait(id: .integer(1), answer: .get(harness.hub), ticket: 3,
+                                                          timeout: harness.loop.scheduleTask(in: .seconds(1)) {})))
+        return machine
+    }
+
+    @Test func aFailedWriteKeepsTheWaitForTheClose() {
+        let harness = HubHarness()
+        var machine = waiting(harness)
+        machine.writeFailed()
+        #expect(machine.phase == .closing)
+        #expect(machine.closed()?.ticket == 3)
+    }
+
+    @Test func floodingKeepsTheWaitForTheClose() {
+        let harness = HubHarness()
+        var machine = waiting(harness)
+        machine.received(line(String(repeating: "x", count: 200)))
+        #expect(machine.nextAction() == .closeForFlooding)
+        #expect(machine.closed()?.ticket == 3)
+    }
+}

@@ -74,7 +74,9 @@ extension SensorProxyState.Event {
         #expect(state.handle(.time(10 + ProxyLimits().settleAfter / 2)) == [])
         #expect(state.handle(.time(10 + ProxyLimits().settleAfter)) == [.reply(1)])
         #expect(!state.awaitsReading(.accelerometer))
-        #expect(state.handle(.claim(2, from: ":1.2", at: 20)) == [.awaitFresh(.accelerometer)], "still not fresh: a new wait")
+        #expect(state.handle(.claim(2, from: ":1.2", at: 20)) == [], "still not fresh: it waits for the question already asked")
+        #expect(state.awaitsReading(.accelerometer))
+        #expect(state.handle(.fresh(.accelerometer)) == [.reply(2)])
     }
 
     @Test func anAbsentSensorIsAnsweredAtOnce() {
@@ -95,6 +97,20 @@ extension SensorProxyState.Event {
         _ = state.handle(.release(2))
         #expect(state.handle(.claim(3, at: 5)) == [.holdSensor(.accelerometer), .awaitFresh(.accelerometer)],
                 "after a pause the hub must say it is fresh before a claim is answered")
+    }
+
+    /// Claims and releases in a loop ask the hub once, however long it takes to answer: nothing
+    /// a client does makes the hub keep more than one question a sensor.
+    @Test func claimsAndReleasesInALoopAskTheHubOnce() {
+        var state = Self.withAccelerometer()
+        var asked = 0
+        for call in stride(from: ProxyCall(1), to: 200, by: 2) {
+            asked += state.handle(.claim(call)).filter { $0 == .awaitFresh(.accelerometer) }.count
+            _ = state.handle(.release(call + 1))
+        }
+        #expect(asked == 1)
+        #expect(state.handle(.fresh(.accelerometer)) == [], "nobody claims it now")
+        #expect(state.handle(.claim(300)) == [.holdSensor(.accelerometer), .awaitFresh(.accelerometer)], "answered: the next claim asks again")
     }
 
     /// The last release answers the claims still held: a client that released before its answer still gets one.

@@ -75,8 +75,9 @@ struct ConnectionStateMachine {
         case admitting(Requests)
         case serving(Requests, helloDue: Bool)
         case awaitingAnswer(Requests, PendingAnswer)
-        /// `farewell` is said (or done) once, on the way out.
-        case closing(farewell: Action?)
+        /// `farewell` is said (or done) once, on the way out; a fresh-reading wait still pending
+        /// is kept for the close, which hands it back to be withdrawn.
+        case closing(farewell: Action?, abandoned: FreshnessWait?)
         case closed
     }
 
@@ -120,7 +121,7 @@ struct ConnectionStateMachine {
             assertionFailure("a connection is refused once, before anything else: \(phase)")
             return
         }
-        state = .closing(farewell: .refuse(refusal))
+        state = .closing(farewell: .refuse(refusal), abandoned: nil)
     }
 
     mutating func received(_ line: ByteBuffer) {
@@ -146,7 +147,7 @@ struct ConnectionStateMachine {
     /// A reply could not be written: the client is gone, answering the rest would be wasted.
     mutating func writeFailed() {
         if case .closed = state { return }
-        state = .closing(farewell: nil)
+        state = .closing(farewell: nil, abandoned: pendingWait)
     }
 
     /// The channel asks for more to read; `nextAction` answers `.read` when it may go through.
@@ -195,11 +196,18 @@ struct ConnectionStateMachine {
         state = .serving(requests, helloDue: false)
     }
 
-    /// The channel closed. Returns the fresh-reading wait still pending, for the shell to cancel.
+    /// The channel closed. Returns the fresh-reading wait still pending, for the shell to withdraw.
     mutating func closed() -> FreshnessWait? {
         defer { state = .closed }
-        if case .awaitingAnswer(_, .freshReading(let wait)) = state { return wait }
-        return nil
+        return pendingWait
+    }
+
+    /// The fresh-reading wait the connection has pending, answering or closing.
+    private var pendingWait: FreshnessWait? {
+        switch state {
+        case .awaitingAnswer(_, .freshReading(let wait)), .closing(_, let wait?): wait
+        case .admitting, .serving, .awaitingAnswer, .closing, .closed: nil
+        }
     }
 
     // MARK: Actions
@@ -209,8 +217,8 @@ struct ConnectionStateMachine {
         switch state {
         case .closed, .admitting, .awaitingAnswer:
             return nil
-        case .closing(let farewell):
-            state = .closing(farewell: nil)
+        case .closing(let farewell, let abandoned):
+            state = .closing(farewell: nil, abandoned: abandoned)
             return farewell
         case .serving(var requests, let helloDue):
             if helloDue {
@@ -224,11 +232,11 @@ struct ConnectionStateMachine {
             }
             guard requests.queue.isEmpty else { return nil }
             if requests.overlongLineSeen {
-                state = .closing(farewell: .closeForOverlongLine)
+                state = .closing(farewell: .closeForOverlongLine, abandoned: nil)
                 return nextAction()
             }
             if requests.inputEnded {
-                state = .closing(farewell: .endOfInput)
+                state = .closing(farewell: .endOfInput, abandoned: nil)
                 return nextAction()
             }
             if requests.readHeldBack {
@@ -255,10 +263,11 @@ struct ConnectionStateMachine {
         case .closing, .closed:
             return
         }
+        let wait = pendingWait
         // Out of the enum while it changes, so the queue is not copied.
         state = .closed
         if let farewell = change(&requests) {
-            state = .closing(farewell: farewell)
+            state = .closing(farewell: farewell, abandoned: wait)
         } else {
             state = rebuild(requests)
         }

@@ -271,9 +271,10 @@ final class ClientConnection: ChannelDuplexHandler {
                 let connection = connection.value
                 guard let context = connection.context, context.channel.isActive else { return }
                 connection.send(SuccessReply(id: id, result: LockResult(locked: locked, persisted: persisted)), context: context)
-                connection.answerWasSent()
-                // The events held behind the reply follow it.
+                connection.machine.answerSent()
+                // The events held behind the reply follow it, before the next request is answered.
                 connection.subscription?.sendWhatIsPending()
+                connection.act()
             }
         }
     }

@@ -22,6 +22,9 @@ public final class OrientationHub: Sendable {
         var subscriptions = SubscriptionsByLoop()
         var angleSubscriptions = SubscriptionsByLoop()
         var observers: [@Sendable (HubFacts) -> Void] = []
+        /// What the observers were told last: they hear only of facts that differ (a hinge or
+        /// lock change, which they do not show, wakes none of them).
+        var toldFacts: HubFacts?
         /// Whoever waits for a fresh reading, by the number the machine knows them by.
         var waiters: [Int: @Sendable () -> Void] = [:]
         var nextWaiter = 0
@@ -40,6 +43,8 @@ public final class OrientationHub: Sendable {
                         }
                     }
                 case .tell(let facts):
+                    guard facts != toldFacts else { continue }
+                    toldFacts = facts
                     for observer in observers { observer(facts) }
                 case .answer(let numbers):
                     answered += numbers.compactMap { waiters.removeValue(forKey: $0) }
@@ -239,8 +244,10 @@ public final class OrientationHub: Sendable {
     /// made the change (under the hub's lock: it must only hand them on).
     public func observe(_ observer: @escaping @Sendable (HubFacts) -> Void) {
         state.withLock { locked in
+            let facts = locked.machine.facts
             locked.observers.append(observer)
-            observer(locked.machine.facts)
+            locked.toldFacts = facts
+            observer(facts)
         }
     }
 

@@ -81,6 +81,9 @@ public struct SensorProxyState: Sendable {
     private var claims: [HubSensor: Claims] = [:]
     private var polkitQuestions: [ProxyCall: PolkitQuestion] = [:]
     private var polkitAnswers = true
+    /// The sensors the hub was asked about (`awaitFresh`) and has not answered yet: one question
+    /// a sensor at most, however often clients claim and release it.
+    private var askedHub: Set<HubSensor> = []
 
     public init(limits: ProxyLimits = ProxyLimits(), checksPolkit: Bool = false) {
         self.limits = limits
@@ -141,6 +144,7 @@ public struct SensorProxyState: Sendable {
         case .facts(let facts):
             return show(facts)
         case .fresh(let sensor):
+            askedHub.remove(sensor)
             guard case .awaitingReading(let held, _) = claims[sensor, default: .unclaimed] else { return [] }
             claims[sensor] = .current
             return held.map { .reply($0.call) }
@@ -285,8 +289,8 @@ public struct SensorProxyState: Sendable {
             if !isPresent(sensor) || held.count >= limits.heldClaims {
                 actions.append(.reply(request.call))
             } else {
-                // The first claim held asks the hub; the claims held after it wait for the same answer.
-                if held.isEmpty { actions.append(.awaitFresh(sensor)) }
+                // The hub is asked once; every claim held waits for the same answer.
+                if askedHub.insert(sensor).inserted { actions.append(.awaitFresh(sensor)) }
                 held.append(HeldClaim(call: request.call, sender: request.sender))
                 claims[sensor] = .awaitingReading(held: held, settleBy: settleBy ?? time + limits.settleAfter)
             }
