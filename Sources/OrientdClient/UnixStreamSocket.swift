@@ -2,17 +2,17 @@ import Glibc
 
 /// Connecting to a Unix stream socket, for orientd's socket and any other a client speaks to
 /// (orientctl rotate's sway IPC).
-public enum UnixStreamSocket {
+package enum UnixStreamSocket {
     /// Why a connection could not be made: the system's error number and the words for it.
-    public struct Failure: Error, Sendable {
-        public let code: Int32
-        public let reason: String
+    package struct Failure: Error, Sendable {
+        package let code: Int32
+        package let reason: String
     }
 
     /// A connected descriptor (close-on-exec). With `timeout`, reads, writes and the connection
     /// itself are bounded (a Unix socket's connect waits under SO_SNDTIMEO while the listener's
     /// backlog is full).
-    public static func connect(to path: String, timeout: Double? = nil) throws(Failure) -> Int32 {
+    package static func connect(to path: String, timeout: Double? = nil) throws(Failure) -> Int32 {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let pathBytes = Array(path.utf8)
@@ -44,7 +44,7 @@ public enum UnixStreamSocket {
     }
 
     /// Bounds `option` (SO_RCVTIMEO or SO_SNDTIMEO) of `descriptor` to `seconds`; nil: no bound.
-    public static func limit(_ descriptor: Int32, _ option: Int32, to seconds: Double?) {
+    package static func limit(_ descriptor: Int32, _ option: Int32, to seconds: Double?) {
         var interval = timeval()
         if let seconds {
             interval.tv_sec = Int(seconds)
