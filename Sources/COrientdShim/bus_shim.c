@@ -117,16 +117,14 @@ static int on_method(sd_bus_message *m, void *userdata, sd_bus_error *error)
     return 1;
 }
 
-void orientd_bus_reply(orientd_bus *b, orientd_bus_call *call)
+void orientd_bus_reply(orientd_bus_call *call)
 {
-    (void)b;
     sd_bus_reply_method_return(message_of(call), NULL);
     sd_bus_message_unref(message_of(call));
 }
 
-void orientd_bus_refuse(orientd_bus *b, orientd_bus_call *call, const char *name, const char *message)
+void orientd_bus_refuse(orientd_bus_call *call, const char *name, const char *message)
 {
-    (void)b;
     sd_bus_reply_method_errorf(message_of(call), name, "%s", message);
     sd_bus_message_unref(message_of(call));
 }

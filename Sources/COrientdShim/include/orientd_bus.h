@@ -101,8 +101,8 @@ int orientd_bus_process(orientd_bus *bus);
 
 /// Answers `call` with success, or with the D-Bus error `name` and `message`; either way the
 /// call is gone afterwards.
-void orientd_bus_reply(orientd_bus *bus, orientd_bus_call *call);
-void orientd_bus_refuse(orientd_bus *bus, orientd_bus_call *call, const char *name, const char *message);
+void orientd_bus_reply(orientd_bus_call *call);
+void orientd_bus_refuse(orientd_bus_call *call, const char *name, const char *message);
 /// Lets `call` go unanswered (its sender left the bus).
 void orientd_bus_forget(orientd_bus_call *call);
 /// Asks polkit whether the sender of `call` may claim sensors (net.hadess.SensorProxy.claim-sensor),

@@ -34,7 +34,7 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
                 let bus = SensorProxyBus.from(context)
                 guard let sender, let sensor = HubSensor(rawValue: Int(sensor)) else {
                     // The shim decodes only the interfaces' methods: never, but never unanswered either.
-                    orientd_bus_refuse(bus.bus, call, "org.freedesktop.DBus.Error.InvalidArgs", "no such sensor")
+                    orientd_bus_refuse(call, "org.freedesktop.DBus.Error.InvalidArgs", "no such sensor")
                     return
                 }
                 let request = ProxyRequest(ProxyCall(bitPattern: call), from: String(cString: sender), claiming: claiming, sensor)
@@ -131,9 +131,9 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
         case .awaitFresh(let sensor):
             hub.whenFresh(sensor) { [loop, unowned self] in loop.perform { self.step(.fresh(sensor)) } }
         case .reply(let call):
-            orientd_bus_reply(bus, Self.handle(call))
+            orientd_bus_reply(Self.handle(call))
         case .refuse(let call, let refusal):
-            orientd_bus_refuse(bus, Self.handle(call), refusal.errorName, refusal.message)
+            orientd_bus_refuse(Self.handle(call), refusal.errorName, refusal.message)
         case .forget(let call):
             orientd_bus_forget(Self.handle(call))
         case .askPolkit(let call):
