@@ -18,6 +18,17 @@ public enum HubSensor: Int, CaseIterable, Sendable, CustomStringConvertible {
     }
 }
 
+extension HubSensor {
+    /// The sensor a socket subscription needs read.
+    init(_ kind: SensorKind) {
+        switch kind {
+        case .accelerometer: self = .accelerometer
+        case .light: self = .light
+        case .proximity: self = .proximity
+        }
+    }
+}
+
 /// What a hub holds, as a view other than the socket (the D-Bus face) reads it: handed to its
 /// observers at once and after every change, in the order the changes happened. A value is nil
 /// while unknown (not read yet, or asleep since a client woke the sensor and its first reading

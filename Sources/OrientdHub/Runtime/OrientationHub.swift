@@ -320,9 +320,8 @@ public final class OrientationHub: Sendable {
     /// sensor asleep may hold a stale value: a subscription that wakes it starts from none, and
     /// hears of the first reading. Called on the subscription's event loop, which it is bound to.
     func add(_ parameters: SubscribeParameters, _ make: (HubUpdate) -> Subscription) -> (Subscription, start: HubUpdate) {
-        var asleep: Set<HubSensor> = []
-        if parameters.needs(.light), lightDemand?.isReading != true { asleep.insert(.light) }
-        if parameters.needs(.proximity), proximityDemand?.isReading != true { asleep.insert(.proximity) }
+        let held = Self.sensors(heldBy: parameters)
+        let asleep = Set(held.filter { $0 != .accelerometer && demand(for: $0)?.isReading != true })
         let (subscription, start) = state.withLock { locked in
             let start = locked.machine.subscriptionStart(asleep: asleep)
             let subscription = make(start)
@@ -330,9 +329,7 @@ public final class OrientationHub: Sendable {
             if parameters.events.contains(.angles) { locked.angleSubscriptions.insert(subscription) }
             return (subscription, start)
         }
-        if parameters.needsSensor { demand?.hold() }
-        if parameters.needs(.light) { hold(.light) }
-        if parameters.needs(.proximity) { hold(.proximity) }
+        for sensor in held { hold(sensor) }
         return (subscription, start)
     }
 
@@ -343,10 +340,12 @@ public final class OrientationHub: Sendable {
             return locked.subscriptions.remove(subscription)
         }
         guard removed else { return }
-        let parameters = subscription.parameters
-        if parameters.needsSensor { demand?.release() }
-        if parameters.needs(.light) { release(.light) }
-        if parameters.needs(.proximity) { release(.proximity) }
+        for sensor in Self.sensors(heldBy: subscription.parameters) { release(sensor) }
+    }
+
+    /// The sensors a subscription with `parameters` needs read, held while it lasts.
+    private static func sensors(heldBy parameters: SubscribeParameters) -> [HubSensor] {
+        SensorKind.allCases.filter(parameters.needs).map(HubSensor.init)
     }
 
     /// How many subscriptions need `sensor` read: what its demand should be held for.

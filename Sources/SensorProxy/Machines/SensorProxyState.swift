@@ -181,19 +181,17 @@ public struct SensorProxyState: Sendable {
             if let heading = facts.compassHeading { compass.heading = heading }
         }
         return accelerometer(present: facts.accelerometerAvailable) + (facts.accelerometerAvailable ? follow(facts.orientation) : [])
-            + changed(light: light) + changed(proximity: proximity) + changed(compass: compass)
+            + change(\.light, to: light, .light, present: \.present)
+            + change(\.proximity, to: proximity, .proximity, present: \.present)
+            + change(\.compass, to: compass, .compass, present: \.present)
     }
 
     private mutating func accelerometer(present: Bool) -> [Action] {
-        switch present {
-        case accelerometer.present:
-            return []
-        default:
-            let previous = accelerometer
-            accelerometer = ProxyAccelerometer()
-            accelerometer.present = present
-            return signals(.accelerometer, presenceChanged: true, from: previous) + (present ? [] : gone(.accelerometer))
-        }
+        guard present != accelerometer.present else { return [] }
+        let previous = accelerometer
+        accelerometer = ProxyAccelerometer()
+        accelerometer.present = present
+        return signals(.accelerometer, presenceChanged: true, from: previous) + (present ? [] : gone(.accelerometer))
     }
 
     private mutating func follow(_ orientation: Orientation) -> [Action] {
@@ -205,22 +203,12 @@ public struct SensorProxyState: Sendable {
         return signals(.accelerometer, presenceChanged: false, from: previous)
     }
 
-    private mutating func changed(light new: ProxyLight) -> [Action] {
-        let old = light
-        light = new
-        return changed(.light, presence: old.present != new.present, values: old != new, present: new.present)
-    }
-
-    private mutating func changed(proximity new: ProxyProximity) -> [Action] {
-        let old = proximity
-        proximity = new
-        return changed(.proximity, presence: old.present != new.present, values: old != new, present: new.present)
-    }
-
-    private mutating func changed(compass new: ProxyCompass) -> [Action] {
-        let old = compass
-        compass = new
-        return changed(.compass, presence: old.present != new.present, values: old != new, present: new.present)
+    /// An ambient sensor's properties now `new`: the signals for what changed.
+    private mutating func change<Value: Equatable>(_ path: WritableKeyPath<SensorProxyState, Value>, to new: Value,
+                                                   _ sensor: HubSensor, present: KeyPath<Value, Bool>) -> [Action] {
+        let old = self[keyPath: path]
+        self[keyPath: path] = new
+        return changed(sensor, presence: old[keyPath: present] != new[keyPath: present], values: old != new, present: new[keyPath: present])
     }
 
     // MARK: Calls
