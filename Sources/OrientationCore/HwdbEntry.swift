@@ -25,9 +25,19 @@ public struct HwdbEntry: Equatable, Sendable {
     /// The matrix as hwdb writes it: "a, b, c; d, e, f; g, h, i" (`formatDecimal` never writes "-0").
     public static func value(of matrix: MountMatrix) -> String { matrix.description }
 
+    /// Where ":dmi:" stands in a match.
+    private static func dmiMarker(in match: String) -> Range<String.Index>? {
+        var index = match.startIndex
+        while index < match.endIndex {
+            if match[index...].hasPrefix(":dmi:") { return index..<match.index(index, offsetBy: 5) }
+            match.formIndex(after: &index)
+        }
+        return nil
+    }
+
     /// The machine's DMI modalias ("dmi:bvn…") within a match; nil when it has none.
     public static func dmiModalias(in match: String) -> String? {
-        guard let start = match.firstRange(of: ":dmi:") else { return nil }
+        guard let start = dmiMarker(in: match) else { return nil }
         return String(match[match.index(after: start.lowerBound)...])
     }
 
@@ -36,7 +46,7 @@ public struct HwdbEntry: Equatable, Sendable {
     /// written, so that other firmware versions of the same model match too. The exact match
     /// when the DMI string has neither.
     public static func upstreamMatch(for match: String) -> String {
-        guard let dmiStart = match.firstRange(of: ":dmi:") else { return match }
+        guard let dmiStart = dmiMarker(in: match) else { return match }
         var sensor = String(match[..<dmiStart.lowerBound])
         let fields = match[dmiStart.upperBound...].split(separator: ":")
         let wanted = fields.filter { $0.hasPrefix("svn") || $0.hasPrefix("pn") }

@@ -30,10 +30,24 @@ enum LegacyYAMLConfiguration {
         for (index, line) in lines.enumerated() {
             let text = trimmingBlanks(line)
             if text.isEmpty || text.first == "#" || text.first == ";" { continue }
-            let yaml = text == "---" || text.hasPrefix("- ") || text.wholeMatch(of: /"?[A-Za-z][A-Za-z0-9_-]*"?[ \t]*:([ \t].*)?/) != nil
+            let yaml = text == "---" || text.hasPrefix("- ") || isMappingKey(text)
             return yaml ? index + 1 : nil
         }
         return nil
+    }
+
+    /// A line `key: value` or `"key":` (what `"?[A-Za-z][A-Za-z0-9_-]*"?[ \t]*:([ \t].*)?` matches),
+    /// checked by hand: a regex would bring the regex engine's code into the daemon.
+    static func isMappingKey(_ text: Substring) -> Bool {
+        var rest = text.unicodeScalars[...]
+        if rest.first == "\"" { rest.removeFirst() }
+        guard let first = rest.first, first.isASCIILetter else { return false }
+        rest = rest.drop { $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
+        if rest.first == "\"" { rest.removeFirst() }
+        rest = rest.drop { $0 == " " || $0 == "\t" }
+        guard rest.first == ":" else { return false }
+        rest.removeFirst()
+        return rest.isEmpty || rest.first == " " || rest.first == "\t"
     }
 
     /// The INI text that sets what the YAML `lines` set; nil when they hold something outside the
@@ -184,7 +198,13 @@ private struct Converter {
         }
         if first == "'" {
             guard text.count >= 2, text.last == "'" else { return nil }
-            return String(text.dropFirst().dropLast()).split(separator: "''", omittingEmptySubsequences: false).joined(separator: "'")
+            var result = "", quoteBefore = false
+            for character in text.dropFirst().dropLast() {  // '' stands for one '
+                if character == "'", quoteBefore { quoteBefore = false; continue }
+                quoteBefore = character == "'"
+                result.append(character)
+            }
+            return result
         }
         if "|>&*!{[%@`".contains(first) { return nil }
         return String(text)

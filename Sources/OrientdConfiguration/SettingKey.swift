@@ -55,8 +55,25 @@ public struct SettingText: Equatable, Sendable {
 /// A path followed by blanks and `#` or `;` is almost surely a comment at the end of the line,
 /// which the INI format (like systemd's) does not have: refused, where it would name a file.
 private func trailingComment(in path: String) -> String? {
-    guard path.contains(" #") || path.contains("\t#") || path.contains(" ;") || path.contains("\t;") else { return nil }
+    let characters = Array(path)
+    let commentStarts = zip(characters, characters.dropFirst()).contains { blank, mark in
+        (blank == " " || blank == "\t") && (mark == "#" || mark == ";")
+    }
+    guard commentStarts else { return nil }
     return "'\(path)' looks like a path with a comment after it; comments go on lines of their own (a '#' or ';' after a value is part of it)"
+}
+
+/// A group name as useradd(8) accepts it: `[A-Za-z_][A-Za-z0-9_.-]*`, then an optional `$`.
+/// (Checked by hand, as every text in the daemon is: a regex brings the regex engine's code in.)
+private func isGroupName(_ name: String) -> Bool {
+    var scalars = Substring(name).unicodeScalars
+    if scalars.last == "$" { scalars.removeLast() }
+    guard let first = scalars.first, first == "_" || first.isASCIILetter else { return false }
+    return scalars.dropFirst().allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || "_.-".unicodeScalars.contains($0) }
+}
+
+extension Unicode.Scalar {
+    var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
 }
 
 extension SettingKey {
@@ -89,7 +106,7 @@ extension SettingKey {
         },
         text("lock-group", \.lockGroup, accepts: "a group name, or empty for root only",
              "Members of this group may lock and unlock the rotation; root always may.") { name in
-            name.isEmpty || name.wholeMatch(of: /[A-Za-z_][A-Za-z0-9_.-]*\$?/) != nil ? nil : "expected a group name, got '\(name)'"
+            name.isEmpty || isGroupName(name) ? nil : "expected a group name, got '\(name)'"
         },
         SettingKey(
             name: "log-level", section: .daemon,

@@ -65,6 +65,18 @@ func problems(_ text: String) -> [String] {
     }
 
     /// `key=` sets the key back to its default, whatever an earlier line said.
+    /// Group names as useradd(8) takes them (a trailing `$` for Samba machine accounts).
+    @Test func lockGroupNamesAreCheckedAsUseraddDoes() throws {
+        for name in ["adm", "_orientd", "plugdev", "a.b-c_9", "machine$"] {
+            #expect(try read("[Daemon]\nlock-group=\(name)\n").lockGroup == name)
+        }
+        for name in ["9adm", "$", "a$b", "-x", "wheel group", "gr\u{00FC}n"] {
+            #expect(problems("[Daemon]\nlock-group=\(name)\n").first?.hasSuffix("expected a group name, got '\(name)'") == true, "\(name)")
+        }
+        #expect(problems("[Daemon]\nstate-file=/var/lib/x ;old\n").first?.contains("looks like a path with a comment after it") == true)
+        #expect(try read("[Daemon]\nstate-file=/var/lib/a#b;c\n").stateFile == "/var/lib/a#b;c")
+    }
+
     @Test func anEmptyAssignmentRestoresTheDefault() throws {
         let settings = try read("[Daemon]\nrate=10\nrate=\nlock-group=adm\nlock-group=\n[Classifier]\nsettle-ms=60\nsettle-ms=\n")
         #expect(settings == defaults)

@@ -1,6 +1,6 @@
 import AccelerometerIO
 import OrientationCore
-import OrientdConfiguration
+@testable import OrientdConfiguration
 import Testing
 
 /// The YAML file of orientd 0.1 is refused with what to write instead: the message converts it,
@@ -101,6 +101,16 @@ import Testing
         #expect(problems("rate=25\n") == ["orientd.conf:1: 'rate' comes before any section; put it under [Daemon]"])
         #expect(problems("# rate: 25\n; classifier:\n").isEmpty)
         #expect(problems("- rate\n").first?.hasPrefix("orientd.conf:1: this is the YAML format") == true)
+    }
+
+    /// The mapping-key check, done by hand, accepts what its pattern
+    /// `"?[A-Za-z][A-Za-z0-9_-]*"?[ \t]*:([ \t].*)?` does, and nothing else.
+    @Test func aMappingKeyIsWhatThePatternMatches() {
+        let keys = ["rate: 25", "rate:", "\"uri\": x", "still-after-ms:\t1", "a_b9 :", "x:  ", "\"a\":"]
+        let others = ["rate:25", ":", "9rate: 1", "\"\": 1", "rate", "ra te: 1", "-rate: 1", "rate=1", "rate\"\": 1", "ratë: 1"]
+        for line in keys { #expect(LegacyYAMLConfiguration.isMappingKey(line[...]), "\(line)") }
+        for line in others { #expect(!LegacyYAMLConfiguration.isMappingKey(line[...]), "\(line)") }
+        #expect(converted("lock-group: 'it''s'\n") == "[Daemon]\nlock-group=it's")
     }
 
     private func converted(_ yaml: String) -> String? {
