@@ -4,6 +4,7 @@ import ArgumentParser
 import Glibc
 import Logging
 import NIOCore
+import NIOPosix
 import OrientationCore
 import OrientdConfiguration
 import OrientdHub
@@ -12,7 +13,23 @@ import SensorProxy
 import ServiceLifecycle
 import UnixSignals
 
+/// The process's entry: Swift concurrency runs on the event loops, then the command runs.
 @main
+enum OrientdMain {
+    static func main() async {
+        // Two event loops at most: 10 000 subscribers have a change within 100 ms with two
+        // (scripts/bench-fanout: 91 ms p99 on 2 cores) but not with one (147 ms); an idle loop
+        // never wakes, and one per core would be 8 threads on a phone. Lock saves are rare.
+        NIOSingletons.groupLoopCountSuggestion = min(System.coreCount, 2)
+        NIOSingletons.blockingPoolThreadCountSuggestion = 1
+        // Swift concurrency's jobs (the service group, signals) run on those loops rather than on
+        // libdispatch's worker pool, whose monitor timer would wake a still daemon once a second.
+        // It must happen before the first job is enqueued, hence here.
+        _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        await Orientd.main()
+    }
+}
+
 struct Orientd: AsyncParsableCommand {
     static let version = OrientdVersion.current
     /// EX_CONFIG: the unit does not restart a daemon whose configuration is wrong.
@@ -117,11 +134,6 @@ struct Orientd: AsyncParsableCommand {
     /// one systemd passed; then opens the sensor, or starts waiting for one; then tells systemd it
     /// is ready and serves until SIGTERM or SIGINT.
     private func serve(_ settings: DaemonSettings, configuration origin: String, logger: Logger) async throws {
-        // Two event loops at most: 10 000 subscribers have a change within 100 ms with two
-        // (scripts/bench-fanout: 91 ms p99 on 2 cores) but not with one (147 ms); an idle loop
-        // never wakes, and one per core would be 8 threads on a phone. Lock saves are rare.
-        NIOSingletons.groupLoopCountSuggestion = min(System.coreCount, 2)
-        NIOSingletons.blockingPoolThreadCountSuggestion = 1
         // Before anything answers: a signal sent once the socket is up must not kill orientd.
         let signals = await UnixSignalsSequence(trapping: SignalService.trapped)
         let notifier = SystemdNotifier()
