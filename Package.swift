@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "OrientdClient", dependencies: ["OrientdProtocol", "OrientationCore"]),
 
         .executableTarget(name: "orientd", dependencies: [
-            "AccelerometerIO", "CLibSystemd", "DaemonThreads", "OrientationCore", "OrientdConfiguration", "OrientdHub", "OrientdProtocol", "SensorProxy",
+            "AccelerometerIO", "CLibSystemd", "COrientdShim", "DaemonThreads", "OrientationCore", "OrientdConfiguration", "OrientdHub", "OrientdProtocol", "SensorProxy",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),

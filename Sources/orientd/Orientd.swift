@@ -1,5 +1,6 @@
 import DaemonThreads
 import AccelerometerIO
+import COrientdShim
 import ArgumentParser
 import Glibc
 import Logging
@@ -24,10 +25,18 @@ enum OrientdMain {
         NIOSingletons.blockingPoolThreadCountSuggestion = 1
         // Swift concurrency's jobs (the service group, signals) run on those loops rather than on
         // libdispatch's worker pool, whose monitor timer would wake a still daemon once a second.
-        // It must happen before the first job is enqueued, hence here.
-        _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        // NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        // does this through dlsym, which finds nothing in the static release build; the shim sets
+        // the same hook. It must happen before the first job is enqueued, hence here.
+        _ = orientd_route_global_jobs(runOnAnEventLoop)
         await Orientd.main()
     }
+}
+
+/// Where the runtime's hook sends a job of the global executor: one of NIO's loops (the one this
+/// thread runs, when it is one of them). Not isolated to any actor: it runs on whichever thread enqueues.
+private func runOnAnEventLoop(_ job: UnsafeMutableRawPointer?) {
+    MultiThreadedEventLoopGroup.singleton.any().executor.enqueue(ExecutorJob(unsafeBitCast(job, to: UnownedJob.self)))
 }
 
 struct Orientd: AsyncParsableCommand {
