@@ -1,18 +1,10 @@
-import DaemonThreads
-import AccelerometerIO
-import COrientdShim
 import ArgumentParser
+import COrientdShim
 import Glibc
-import Logging
 import NIOCore
 import NIOPosix
-import OrientationCore
 import OrientdConfiguration
-import OrientdHub
 import OrientdProtocol
-import SensorProxy
-import ServiceLifecycle
-import UnixSignals
 
 /// The process's entry: Swift concurrency runs on the event loops, then the command runs.
 @main
@@ -29,6 +21,21 @@ enum OrientdMain {
         // does this through dlsym, which finds nothing in the static release build; the shim sets
         // the same hook. It must happen before the first job is enqueued, hence here.
         _ = orientd_route_global_jobs(runOnAnEventLoop)
+        // What systemd starts (ExecStart=/usr/bin/orientd): no arguments means every default, so
+        // the daemon starts without building the argument parser's model of its 50 options
+        // (about 1 MiB of memory the daemon would keep resident for nothing).
+        guard CommandLine.arguments.count > 1 else {
+            do {
+                try await Daemon(DaemonInvocation()).run()
+            } catch let exit as DaemonExit {
+                Glibc.exit(exit.status)
+            } catch {
+                var line = "Error: \(error)\n"  // as the argument parser reports what a command throws
+                line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+                Glibc.exit(1)
+            }
+            return
+        }
         await Orientd.main()
     }
 }
@@ -41,8 +48,6 @@ private func runOnAnEventLoop(_ job: UnsafeMutableRawPointer?) {
 
 struct Orientd: AsyncParsableCommand {
     static let version = OrientdVersion.current
-    /// EX_CONFIG: the unit does not restart a daemon whose configuration is wrong.
-    static let configurationExitCode: Int32 = 78
 
     static let configuration = CommandConfiguration(
         commandName: "orientd",
@@ -85,231 +90,12 @@ struct Orientd: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let settings: DaemonSettings
-        let configRead: Bool
+        let invocation = DaemonInvocation(config: config, printConfig: printConfig, replay: replay, fast: fast,
+                                          flags: daemonFlags.given + classifierFlags.given)
         do {
-            (settings, configRead) = try resolveSettings()
-        } catch {
-            let logger = DaemonLog.bootstrap(level: .info)
-            for problem in error.problems { logger.error("\(problem)") }
-            logger.error("refusing to start with a configuration that has problems; fix the lines above (check with --print-config)")
-            throw ExitCode(Self.configurationExitCode)
-        }
-        if printConfig {
-            print(ConfigurationTemplate.render(settings, defaults: DaemonSettings(socketPath: Wire.socketPath(explicit: nil))), terminator: "")
-            return
-        }
-        let logger = DaemonLog.bootstrap(level: settings.logLevel)
-        let origin = !configRead ? "no \(configPath), default configuration"
-            : access(configPath, F_OK) == 0 ? "configuration from \(configPath)"
-            : "no \(configPath); configuration from the drop-ins in \(ConfigurationFile.dropInDirectory(for: configPath))"
-        do {
-            try await serve(settings, configuration: origin, logger: logger)
-        } catch let failure as DaemonFailure {
-            logger.error("\(failure)")
-            throw ExitCode.failure
+            try await Daemon(invocation).run()
+        } catch let exit as DaemonExit {
+            throw ExitCode(exit.status)
         }
     }
-
-    /// Defaults, then the config file and its drop-ins, then flags; every problem in any is collected.
-    /// The file named by --config, else the default one.
-    private var configPath: String { config ?? ConfigurationFile.defaultPath }
-
-    private func resolveSettings() throws(ConfigurationProblems) -> (DaemonSettings, configRead: Bool) {
-        try Self.resolveSettings(configPath: configPath, required: config != nil, flags: daemonFlags.given + classifierFlags.given)
-    }
-
-    static func resolveSettings(configPath: String, required: Bool, flags: [(key: String, value: String?)]) throws(ConfigurationProblems)
-        -> (DaemonSettings, configRead: Bool) {
-        var settings = DaemonSettings(socketPath: Wire.socketPath(explicit: nil))
-        var problems: [ConfigurationProblem] = []
-        var configRead = false
-        do {
-            configRead = try ConfigurationFile.apply(path: configPath, required: required, to: &settings)
-        } catch {
-            problems += error.problems
-        }
-        do {
-            try settings.apply(flags: flags)
-        } catch {
-            problems += error.problems
-        }
-        if problems.isEmpty { problems = settings.conflicts }
-        guard problems.isEmpty else { throw ConfigurationProblems(problems: problems) }
-        return (settings, configRead)
-    }
-
-    /// Binds the socket first (a bad --socket fails before the sensor is touched), or adopts the
-    /// one systemd passed; then opens the sensor, or starts waiting for one; then tells systemd it
-    /// is ready and serves until SIGTERM or SIGINT.
-    private func serve(_ settings: DaemonSettings, configuration origin: String, logger: Logger) async throws {
-        // Before anything answers: a signal sent once the socket is up must not kill orientd.
-        let signals = await UnixSignalsSequence(trapping: SignalService.trapped)
-        let notifier = SystemdNotifier()
-        // One context read by one feed for each URI (a replay is one feed), each with its hub;
-        // the first one's hub is the main one: the screen, and the rotation lock. That is this
-        // machine's when it is read, wherever local: stands in the list.
-        let uris = settings.uris.filter { $0 == "local:" } + settings.uris.filter { $0 != "local:" }
-        // The main context's ambient light and proximity sensors and compass, read when found and
-        // then only while claimed or subscribed to (none for a replay).
-        let ambient = replay == nil ? AmbientSensorPoller(uri: uris[0], logger: logger) : nil
-        let sensors = (replay.map { ["replay:\($0)"] } ?? uris).enumerated().map { index, uri in
-            // A replayed trace plays regardless of clients; a sensor is read only while one needs it.
-            let demand = replay == nil ? ReadingDemand() : nil
-            let hub = OrientationHub(
-                serverName: "orientd \(Self.version)",
-                lockPolicy: LockPolicy(groupName: settings.lockGroup, logger: logger),
-                // A replay is an experiment: it keeps the rotation lock only where --state-file says.
-                lockStore: index == 0 && (replay == nil || daemonFlags.stateFile != nil) ? RotationLockStore(path: settings.stateFile) : nil,
-                demand: demand.map(PollerDemand.init),
-                lightDemand: index == 0 ? ambient.map { PollerDemand($0.lightDemand) } : nil,
-                proximityDemand: index == 0 ? ambient.map { PollerDemand($0.proximityDemand) } : nil,
-                compassDemand: index == 0 ? ambient.map { PollerDemand($0.compassDemand) } : nil, logger: logger)
-            return (uri: uri, demand: demand, hub: hub)
-        }
-        let hubs = DeviceHubs(sensors.map { DeviceHubs.Entry(uri: $0.uri, hub: $0.hub) })
-        let server: HubServer
-        do {
-            let listener: HubServer.Listener = try SocketActivation.passedSocket().map { .passed(descriptor: $0) }
-                ?? .path(settings.socketPath)
-            server = try await HubServer.bind(
-                listener, hubs: hubs, sensorRate: settings.rate,
-                maximumClients: FileDescriptorBudget.clients(wanted: settings.maxClients, logger: logger),
-                maximumClientsPerUser: settings.maxClientsPerUser, logger: logger)
-        } catch {
-            throw DaemonFailure("\(error)")
-        }
-
-        // The watchdog follows the main feed (this machine's, when local: is read): another
-        // board that hangs is libiio's network timeout's business (5 s), and must not restart
-        // the daemon serving everyone else.
-        let statusLine = SystemdStatusLine(hub: hubs.main, clients: { server.connectedClients }, notifier: notifier)
-        let heartbeat = notifier.heartbeatInterval.map { interval in
-            SensorPoller.Heartbeat(interval: interval, beat: {
-                notifier.heartbeat()
-                statusLine.refresh()
-            })
-        }
-        let events: OutsideEvents
-        do {
-            events = try openOutsideEvents(settings, hub: hubs.main, logger: logger)
-        } catch {
-            await server.close()
-            throw DaemonFailure("\(error)")
-        }
-        var feeds: [any SampleFeed] = []
-        var pipelines: [OrientationPipeline] = []
-        do {
-            for (index, sensor) in sensors.enumerated() {
-                let (rate, replaying) = (settings.rate, replay != nil)
-                let pipeline = OrientationPipeline(hub: sensor.hub, settings: settings.classifier, rate: rate,
-                                                   staleAfter: { Self.staleAfter($0, rate: rate, replaying: replaying) }, logger: logger)
-                pipelines.append(pipeline)
-                let feed = try makeFeed(uri: sensor.uri, rate: settings.rate, pace: settings.sampling, configured: settings.devices, demand: sensor.demand,
-                                        heartbeat: index == 0 ? heartbeat : nil, onReading: pipeline.handle, needsFullRate: pipeline.needsFullRate, logger: logger)
-                feeds.append(feed)
-            }
-            let pollers = zip(sensors, feeds).compactMap { sensor, feed in sensor.uri.hasPrefix("local:") ? feed as? SensorPoller : nil }
-            var listeners: [@Sendable (HotplugEvent) -> Void] = pollers.map { poller in { @Sendable in poller.hotplug($0) } }
-            if let ambient { listeners.append { @Sendable in ambient.hotplug($0) } }
-            events.start(hotplugListeners: listeners)
-            // Only the main feed is started before readiness; the others start as services of
-            // the group: an unreachable board must not hold up the main one, nor readiness.
-            // The ambient sensors are found before too: a D-Bus client asks at once whether there are any.
-            let main = hubs.main
-            ambient?.start { main.report($0) }
-            _ = try await feeds[0].start()
-            // Last: a client reads the Has… properties as soon as the name appears.
-            events.sensorProxy?.requestName()
-        } catch {
-            ambient?.stop()
-            events.stop()
-            for feed in feeds { feed.stop() }
-            await server.close()
-            throw DaemonFailure("\(error)")
-        }
-        logger.info("serving the orientation on \(server.socketPath) (\(origin))")
-        if server.socketPath != settings.socketPath {
-            logger.notice("serving the socket systemd passed, not \(settings.socketPath) (the socket setting); move it with 'systemctl edit orientd.socket'")
-        }
-        notifier.ready(status: SystemdStatusLine.line(hubs.main.status(clients: 0)))
-
-        let (path, required, flags) = (configPath, config != nil, daemonFlags.given + classifierFlags.given)
-        let reloader = ConfigurationReloader(path: path, settings: settings, pipelines: pipelines, logger: logger) { () throws(ConfigurationProblems) in
-            try Self.resolveSettings(configPath: path, required: required, flags: flags).0
-        }
-        let group = ServiceGroup(
-            services: zip(sensors, feeds).enumerated().map { index, pair in
-                SampleFeedService(feed: pair.1, uri: pair.0.uri, startedAlready: index == 0, logger: logger)
-            } + [StoppingService(events: events, ambient: ambient, notifier: notifier, statusLine: statusLine), server,
-                       SignalService(signals: signals, reloader: reloader, logger: logger)],
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger)
-        try await group.run()
-    }
-}
-
-extension Orientd {
-    /// The event thread's watches: udev (for local: sensors coming and going; orientd goes on
-    /// without, retrying on its own) and, with --sensor-proxy, the D-Bus face (a failure to reach
-    /// the bus stops orientd: it was asked to serve there).
-    func openOutsideEvents(_ settings: DaemonSettings, hub: OrientationHub, logger: Logger) throws -> OutsideEvents {
-        let events = OutsideEvents(loop: try DescriptorLoop(name: "orientd-events"))
-        if replay == nil, settings.uris.contains("local:") {
-            do {
-                try events.watchUdev(logger: logger)
-            } catch {
-                logger.warning("\(error); a sensor that comes or goes is noticed within \(Int(SensorPoller.longestReopenDelay)) s instead")
-            }
-        }
-        if settings.sensorProxy {
-            try events.serveSensorProxy(hub: hub, authorizeWithPolkit: settings.sensorProxyPolkit, logger: logger)
-            if !settings.sensorProxyPolkit {
-                logger.notice("claims of sensors over D-Bus are not checked with polkit (sensor-proxy-polkit false): any local user may claim them")
-            }
-        }
-        return events
-    }
-
-    /// The libiio poller of `uri`, or the trace player for --replay.
-    func makeFeed(uri: String, rate: Double, pace: SamplingPace.Settings, configured: [String: DeviceSettings], demand: ReadingDemand?,
-                  heartbeat: SensorPoller.Heartbeat?, onReading: @escaping @Sendable (Reading) -> Void,
-                  needsFullRate: @escaping @Sendable () -> Bool, logger: Logger) throws -> any SampleFeed {
-        if let replay {
-            let player = try TracePlayer(path: replay, realTime: !fast, logger: logger, onReading: onReading)
-            logger.info("replaying \(player.info.device) from \(replay)\(fast ? " as fast as possible" : " in real time")")
-            return player
-        }
-        return SensorPoller(rate: rate, pace: pace, demand: demand, heartbeat: heartbeat, logger: logger, open: {
-            let sensors = try IIOAccelerometer.openAll(uri: uri, configured: configured, logger: logger)
-            let still = pace.stillRate < rate ? ", \(formatDecimal(pace.stillRate)) while the device is still" : ""
-            for info in sensors.map(\.info) {
-                logger.info("reading \(info.device) at \(info.uri) (\(info.location), id \(info.id)) \(formatDecimal(rate)) times a second\(still); mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")
-                switch info.sysname.map({ MotionEvents.wakeUp(sysname: $0) }) {
-                case .events(let files):
-                    logger.info("\(info.device) can signal motion itself (events/\(files.joined(separator: ", "))); orientd does not wait on motion events yet and reads it at the still rate instead")
-                case .polling(let reason):
-                    logger.debug("\(info.device): no motion event to wait on (\(reason)); a still device is read at the still rate")
-                case nil:
-                    break
-                }
-            }
-            return sensors
-        }, onReading: onReading, needsFullRate: needsFullRate)
-    }
-}
-
-extension Orientd {
-    /// How old the last reading may be (seconds) for a request to be answered at once: as long
-    /// as the classifier's filter remembers (after a longer gap the next reading decides afresh),
-    /// and at least a few polls. A replay's last reading stays the truth once the trace has ended.
-    static func staleAfter(_ classifier: ClassifierSettings, rate: Double, replaying: Bool) -> Double {
-        replaying ? 86_400 : max(classifier.filterResetGapMs / 1000, 3 / rate)
-    }
-}
-
-/// A fatal start-up problem: logged as one line ("orientd: error: ..."), then a non-zero exit.
-struct DaemonFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
