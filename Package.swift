@@ -84,10 +84,10 @@ let package = Package(
 
         // The runtime of 'orientctl rotate' (its threads, the compositor backends, the loop that
         // carries out ScreenRotator's decisions) and orientctl's terminal output.
-        .target(name: "RotateRuntime", dependencies: ["OrientdClient", "OrientdProtocol", "OrientationCore", "ScreenRotation"]),
+        .target(name: "RotateRuntime", dependencies: ["DaemonThreads", "OrientdClient", "OrientdProtocol", "OrientationCore", "ScreenRotation"]),
 
         .executableTarget(name: "orientctl", dependencies: [
-            "OrientdClient", "OrientdProtocol", "OrientationCore", "RotateRuntime", "ScreenRotation",
+            "DaemonThreads", "OrientdClient", "OrientdProtocol", "OrientationCore", "RotateRuntime", "ScreenRotation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -89,6 +89,9 @@ struct OrientdBench: ParsableCommand {
             orientdOption += ["--uri", started.uri]
         }
 
+        let started = OrientdUnderTest.startedAsSystemdStartsIt(options: orientdOption, socketPath: "", environment: [:]).arguments
+        say(started.isEmpty ? "orientd starts as its unit starts it: no arguments, the socket from $ORIENTD_SOCKET"
+                            : "orientd starts with \(started.joined(separator: " ")) (so through its argument parser)")
         say("timing \(starts) first answers of orientd (process start to first orientation)")
         let orientdFirst = try (0..<starts).map { _ in
             try OrientdUnderTest.timeFirstAnswer(executable: executable, options: orientdOption, socketPath: scratch + "/first.sock",

@@ -11,8 +11,8 @@ final class OrientdUnderTest: DaemonUnderTest, @unchecked Sendable {
     private let received = NIOLockedValueBox<[(orientation: Orientation, time: Double)]>([])
 
     init(executable: String, options: [String], socketPath: String, environment: [String: String], log: String) throws {
-        daemonProcess = try ChildProcess(executable, ["--config", "/dev/null", "--socket", socketPath] + options,
-                                         environment: environment, standardError: log)
+        let (arguments, environment) = Self.startedAsSystemdStartsIt(options: options, socketPath: socketPath, environment: environment)
+        daemonProcess = try ChildProcess(executable, arguments, environment: environment, standardError: log)
         var connected: OrientdClient?
         waitUntil(timeout: 10) {
             connected = try? OrientdClient(socketPath: socketPath, timeout: 1)
@@ -36,6 +36,17 @@ final class OrientdUnderTest: DaemonUnderTest, @unchecked Sendable {
 
     var reports: [(orientation: Orientation, time: Double)] { received.withLockedValue { $0 } }
 
+    /// orientd's arguments and environment: none besides the socket ($ORIENTD_SOCKET), as the
+    /// unit starts it, which skips the argument parser (2 MiB of memory); with options, or with a
+    /// config file on this machine that must not apply (--config /dev/null), the parser's way.
+    static func startedAsSystemdStartsIt(options: [String], socketPath: String, environment: [String: String])
+        -> (arguments: [String], environment: [String: String]) {
+        let systemConfig = FileManager.default.fileExists(atPath: "/etc/orientd.conf")
+            || FileManager.default.fileExists(atPath: "/etc/orientd.conf.d")
+        guard options.isEmpty, !systemConfig else { return (["--config", "/dev/null", "--socket", socketPath] + options, environment) }
+        return ([], environment.merging(["ORIENTD_SOCKET": socketPath]) { _, socket in socket })
+    }
+
     func stop() { daemonProcess.stop() }
 
     /// Starts orientd and times its first answer: from the start of the process until a client
@@ -44,8 +55,8 @@ final class OrientdUnderTest: DaemonUnderTest, @unchecked Sendable {
                                 environment: [String: String], log: String) throws -> Double {
         try? FileManager.default.removeItem(atPath: socketPath)
         let start = now()
-        let process = try ChildProcess(executable, ["--config", "/dev/null", "--socket", socketPath] + options,
-                                       environment: environment, standardError: log)
+        let (arguments, environment) = startedAsSystemdStartsIt(options: options, socketPath: socketPath, environment: environment)
+        let process = try ChildProcess(executable, arguments, environment: environment, standardError: log)
         defer { process.stop() }
         var answered: Double?
         waitUntil(timeout: 10, every: 0.001) {  // the moment of the answer is the measurement

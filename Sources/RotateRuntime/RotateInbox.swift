@@ -1,3 +1,4 @@
+import DaemonThreads
 import Foundation
 import ScreenRotation
 

@@ -1,3 +1,4 @@
+import DaemonThreads
 import ScreenRotation
 
 /// The main loop of `orientctl rotate`: feeds news to the rotator and carries out what it decides.

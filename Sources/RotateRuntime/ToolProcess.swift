@@ -1,3 +1,4 @@
+import DaemonThreads
 import Glibc
 import ScreenRotation
 

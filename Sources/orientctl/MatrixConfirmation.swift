@@ -1,3 +1,4 @@
+import DaemonThreads
 import RotateRuntime
 import Foundation
 import OrientationCore
