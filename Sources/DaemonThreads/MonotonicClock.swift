@@ -1,8 +1,7 @@
 import Glibc
 
 /// Seconds on CLOCK_MONOTONIC: the one clock of orientd and orientctl for samples, deadlines,
-/// retries and timeouts, which
-/// a change of the wall clock does not move.
+/// retries and timeouts, which a change of the wall clock does not move.
 public enum MonotonicClock {
     public static func now() -> Double {
         var spec = timespec()
