@@ -31,8 +31,12 @@ let package = Package(
         .target(name: "OrientationCore"),
 
         // The daemon's threads: a thread that can be woken and stopped, the event thread that
-        // sleeps in poll() on descriptors, the monotonic clock. No sensor, no bus.
-        .target(name: "DaemonThreads", dependencies: ["COrientdShim"]),
+        // sleeps in poll() on descriptors, the monotonic clock, the one lock a thread waits on
+        // (Guarded) and the values one thread owns (ThreadConfined). No sensor, no bus: orientctl
+        // and the client library use them too. Its C part names threads and routes Swift
+        // concurrency's jobs, with libc alone.
+        .target(name: "CDaemonThreads"),
+        .target(name: "DaemonThreads", dependencies: ["CDaemonThreads"]),
 
         // Sensor layer: discovery and reading of accelerometers through libiio.
         .target(name: "AccelerometerIO", dependencies: [
@@ -67,10 +71,10 @@ let package = Package(
 
         // Swift client library used by orientctl and by applications: OrientationClient (async,
         // reconnecting) over OrientdClient (one blocking connection).
-        .target(name: "OrientdClient", dependencies: ["OrientdProtocol", "OrientationCore"]),
+        .target(name: "OrientdClient", dependencies: ["DaemonThreads", "OrientdProtocol", "OrientationCore"]),
 
         .executableTarget(name: "orientd", dependencies: [
-            "AccelerometerIO", "CLibSystemd", "COrientdShim", "DaemonThreads", "OrientationCore", "OrientdConfiguration", "OrientdHub", "OrientdProtocol", "SensorProxy",
+            "AccelerometerIO", "CDaemonThreads", "CLibSystemd", "DaemonThreads", "OrientationCore", "OrientdConfiguration", "OrientdHub", "OrientdProtocol", "SensorProxy",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -125,6 +129,7 @@ let package = Package(
         ], path: "Benchmarks/OrientdFanout"),
 
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore", "ScenarioCorpus"]),
+        .testTarget(name: "DaemonThreadsTests", dependencies: ["DaemonThreads"]),
         .testTarget(name: "AccelerometerIOTests", dependencies: ["AccelerometerIO", "OrientationCore"]),
         .testTarget(name: "SensorProxyTests", dependencies: ["SensorProxy", "OrientationCore", "OrientdHub", "OrientdProtocol"]),
         .testTarget(name: "OrientdProtocolTests", dependencies: ["OrientdProtocol"]),

@@ -52,22 +52,12 @@ package final class MonotonicCondition: @unchecked Sendable {
 }
 
 /// Opens once: `wait` returns when `open` has been called, before or after.
-package final class Latch: @unchecked Sendable {
-    private let condition = MonotonicCondition()
-    private var isOpen = false
+package final class Latch: Sendable {
+    private let isOpen = Guarded(false)
 
     package init() {}
 
-    package func open() {
-        condition.locked {
-            isOpen = true
-            condition.broadcast()
-        }
-    }
+    package func open() { isOpen.update { $0 = true } }
 
-    package func wait() {
-        condition.locked {
-            while !isOpen { _ = condition.wait(until: nil) }
-        }
-    }
+    package func wait() { _ = isOpen.wait(until: nil, for: { $0 }, then: { _ in }) }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import COrientdShim
+import CDaemonThreads
 import Glibc
 import NIOCore
 import NIOPosix

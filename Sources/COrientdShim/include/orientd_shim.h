@@ -93,13 +93,4 @@ int orientd_udev_monitor_receive(orientd_udev_monitor *monitor, char *action, si
                                  char *sysname, size_t sysname_length);
 void orientd_udev_monitor_close(orientd_udev_monitor *monitor);
 
-/// Sends every job of Swift concurrency's global executor to `enqueue` instead of libdispatch's
-/// worker pool (whose monitor timer wakes a process once a second for good once it has run a job).
-/// Call it before the first job; 1 when the hook was free and is now set.
-int orientd_route_global_jobs(void (*enqueue)(void *job));
-
-/// Names the calling thread for the kernel (/proc, top -H), cut to its 15 bytes; 0 on success.
-/// Foundation on Linux does not pass a Thread's name on; pthread_setname_np is not in Swift's Glibc.
-int orientd_name_this_thread(const char *name);
-
 #endif

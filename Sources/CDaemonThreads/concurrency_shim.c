@@ -1,4 +1,6 @@
-#include "orientd_shim.h"
+#include "orientd_threads.h"
+
+#include <stddef.h>
 
 // The Swift runtime's hook for its global executor: when set, every job Swift concurrency would
 // hand to libdispatch's worker pool goes to it instead (the `original` enqueue is passed along).

@@ -1,5 +1,5 @@
 #define _GNU_SOURCE
-#include "orientd_shim.h"
+#include "orientd_threads.h"
 
 #include <pthread.h>
 #include <string.h>
