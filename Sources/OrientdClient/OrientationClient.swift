@@ -1,3 +1,4 @@
+import DaemonThreads
 import Foundation
 import OrientationCore
 import OrientdProtocol
@@ -118,10 +119,12 @@ public struct OrientationClient: Sendable {
 
     // MARK: Plumbing
 
+    /// Runs a blocking request-and-answer on libdispatch's pool (its threads are reused; Swift
+    /// concurrency's own threads must not block), bounded by the client's timeout.
     private func oneOff<T: Sendable>(_ body: @escaping @Sendable (OrientdClient) throws -> T) async throws -> T {
         let (socketPath, timeout) = (self.socketPath, self.timeout)
         return try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
+            DispatchQueue.global().async {
                 continuation.resume(with: Result {
                     let client = try OrientdClient(socketPath: socketPath, timeout: timeout)
                     return try body(client)
@@ -225,33 +228,37 @@ public enum SubscriptionNews: Sendable {
 }
 
 /// The connection a stream's thread holds, so that cancelling the stream can interrupt it.
-private final class StreamSubscription: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelled = false
-    private var interrupt: (@Sendable () -> Void)?
-    private let wakeUp = DispatchSemaphore(value: 0)
+private final class StreamSubscription: Sendable {
+    private struct State {
+        var cancelled = false
+        var interrupt: (@Sendable () -> Void)?
+    }
 
-    var isCancelled: Bool { lock.withLock { cancelled } }
+    private let state = Guarded(State())
+
+    var isCancelled: Bool { state.read { $0.cancelled } }
 
     /// Holds a way to interrupt the current connection; false if cancelled meanwhile.
     func attach(_ interrupter: @escaping @Sendable () -> Void) -> Bool {
-        lock.withLock {
-            guard !cancelled else { return false }
-            interrupt = interrupter
+        state.update { state in
+            guard !state.cancelled else { return false }
+            state.interrupt = interrupter
             return true
         }
     }
 
     /// Called before the connection closes, so no interrupt can reach a reused descriptor.
-    func detach() { lock.withLock { interrupt = nil } }
+    func detach() { state.update { $0.interrupt = nil } }
 
     func cancel() {
-        lock.withLock {
-            cancelled = true
-            interrupt?()
+        state.update { state in
+            state.cancelled = true
+            state.interrupt?()
         }
-        wakeUp.signal()
     }
 
-    func sleep(_ seconds: Double) { _ = wakeUp.wait(timeout: .now() + seconds) }
+    /// Waits `seconds`, or until the stream is cancelled.
+    func sleep(_ seconds: Double) {
+        _ = state.wait(until: MonotonicClock.now() + seconds, for: \.cancelled, then: { _ in })
+    }
 }

@@ -1,5 +1,4 @@
 import DaemonThreads
-import Foundation
 import ScreenRotation
 
 /// What the threads of `orientctl rotate` tell its main loop, in the order they happen.
@@ -12,32 +11,17 @@ package enum RotateNews: Sendable {
 }
 
 /// A queue of news that the main loop waits on, up to a deadline.
-package final class RotateInbox: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var queue: [RotateNews] = []
+package final class RotateInbox: Sendable {
+    private let queue = Guarded<[RotateNews]>([])
 
     package init() {}
 
     package func post(_ news: RotateNews) {
-        condition.lock()
-        queue.append(news)
-        condition.signal()
-        condition.unlock()
+        queue.update { $0.append(news) }
     }
 
     /// The next news, or nil when `deadline` (on `MonotonicClock`) passes first.
     package func next(until deadline: Double?) -> RotateNews? {
-        condition.lock()
-        defer { condition.unlock() }
-        while queue.isEmpty {
-            guard let deadline else {
-                condition.wait()
-                continue
-            }
-            let remaining = deadline - MonotonicClock.now()
-            if remaining <= 0 { return nil }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: remaining))
-        }
-        return queue.removeFirst()
+        queue.wait(until: deadline, for: { !$0.isEmpty }, then: { $0.removeFirst() })
     }
 }

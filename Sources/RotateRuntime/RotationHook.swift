@@ -1,16 +1,16 @@
 import Foundation
 import ScreenRotation
+import Synchronization
 
 /// The user's `--exec` command, run through `/bin/sh -c` after each turn with what happened in its
 /// environment. It runs beside the turning (a slow hook delays no turn), one at a time and in
 /// order: turns made while it runs leave only the latest to run next, so the last run always
 /// knows the screen as it is. A failure is reported, not fatal.
-package final class RotationHook: @unchecked Sendable {
+package final class RotationHook: Sendable {
     package let command: String
     package let backend: String
-    private let lock = NSLock()
-    private var running = false
-    private var pending: (rotation: PanelRotation, output: String)?
+    /// Whether the command runs now, and the turn to run it for next.
+    private let state = Mutex<(running: Bool, pending: (rotation: PanelRotation, output: String)?)>((false, nil))
 
     package init(command: String, backend: String) {
         self.command = command
@@ -18,18 +18,17 @@ package final class RotationHook: @unchecked Sendable {
     }
 
     package func run(rotation: PanelRotation, output: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        if running {
-            pending = (rotation, output)
-        } else {
-            running = true
-            start(rotation: rotation, output: output)
+        state.withLock { state in
+            if state.running {
+                state.pending = (rotation, output)
+            } else {
+                state.running = start(rotation: rotation, output: output)
+            }
         }
     }
 
-    /// Called with the lock held.
-    private func start(rotation: PanelRotation, output: String) {
+    /// Starts the command, with the state's lock held; false when it could not be run.
+    private func start(rotation: PanelRotation, output: String) -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
@@ -49,20 +48,21 @@ package final class RotationHook: @unchecked Sendable {
         }
         do {
             try process.run()
+            return true
         } catch {
             Output.error("orientctl rotate: cannot run the --exec command through /bin/sh: \(error.localizedDescription)")
-            running = false
+            return false
         }
     }
 
     private func startPending() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let next = pending else {
-            running = false
-            return
+        state.withLock { state in
+            guard let next = state.pending else {
+                state.running = false
+                return
+            }
+            state.pending = nil
+            state.running = start(rotation: next.rotation, output: next.output)
         }
-        pending = nil
-        start(rotation: next.rotation, output: next.output)
     }
 }

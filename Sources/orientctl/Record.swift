@@ -1,6 +1,7 @@
 import RotateRuntime
 import ArgumentParser
 import Foundation
+import Synchronization
 import OrientationCore
 import OrientdProtocol
 
@@ -64,34 +65,34 @@ struct Record: ParsableCommand {
 
 /// What a recording holds so far, for the summary at its end, whichever way it ends. A line is
 /// written and counted under one lock, so an interrupt never reports one line more or less.
-private final class RecordingTally: @unchecked Sendable {
-    private let lock = NSLock()
+private final class RecordingTally: Sendable {
     private let file: String
-    private var samples = 0
-    private var dropped = 0
+    private let counts = Mutex<(samples: Int, dropped: Int)>((0, 0))
 
     init(file: String) { self.file = file }
 
     func write(_ line: Data, to output: FileHandle, dropped newlyDropped: Int) {
-        lock.withLock {
+        counts.withLock { counts in
             output.write(line)
-            samples += 1
-            dropped += newlyDropped
+            counts.samples += 1
+            counts.dropped += newlyDropped
         }
     }
 
     func report() {
-        lock.withLock { printSummary() }
+        counts.withLock { printSummary($0) }
     }
 
     /// For Ctrl-C: the summary, then exit, with no line written in between.
     func reportAndExit() -> Never {
-        lock.lock()
-        printSummary()
-        Foundation.exit(0)
+        counts.withLock { counts in
+            printSummary(counts)
+            Foundation.exit(0)
+        }
     }
 
-    private func printSummary() {
+    private func printSummary(_ counts: (samples: Int, dropped: Int)) {
+        let (samples, dropped) = counts
         Output.error("recorded \(samples) samples to \(file)\(dropped > 0 ? "; \(dropped) were dropped because the recorder fell behind" : "")")
     }
 }

@@ -11,10 +11,11 @@ import OrientdProtocol
 /// come from the display accelerometer, angle samples while someone wants them, and on a
 /// convertible the hinge angle and tablet mode from the display and base accelerometers together.
 ///
-/// Confined to its feed's thread (every reading comes from there), so it needs no lock; the one
-/// thing that comes from elsewhere, new classifier settings, waits in a mailbox for the next reading.
-final class OrientationPipeline: @unchecked Sendable {
-    private var state: ReadingPipeline
+/// Its state is confined to its feed's thread (every reading comes from there; checked in debug
+/// builds), so it needs no lock; the one thing that comes from elsewhere, new classifier settings,
+/// waits in a mailbox for the next reading.
+final class OrientationPipeline: Sendable {
+    private let state: ThreadConfined<ReadingPipeline>
     private let newSettings = Mutex<ClassifierSettings?>(nil)
     private let hub: OrientationHub
     private let logger: Logger
@@ -25,7 +26,7 @@ final class OrientationPipeline: @unchecked Sendable {
 
     init(hub: OrientationHub, settings: ClassifierSettings = ClassifierSettings(), rate: Double,
          staleAfter: @escaping @Sendable (ClassifierSettings) -> Double, logger: Logger) {
-        state = ReadingPipeline(settings: settings)
+        state = ThreadConfined(ReadingPipeline(settings: settings))
         self.hub = hub
         self.rate = rate
         self.staleAfter = staleAfter
@@ -42,15 +43,18 @@ final class OrientationPipeline: @unchecked Sendable {
     /// Whether the readings are needed at the full rate: the classifier waits on a decision, or
     /// a client streams angles (a still device would otherwise thin its stream to the still
     /// rate); asked on the feed's thread right after a reading was handled.
-    @Sendable func needsFullRate() -> Bool { state.isDeciding || hub.wantsAngles }
+    @Sendable func needsFullRate() -> Bool { state.withValue { $0.isDeciding } || hub.wantsAngles }
 
     /// Called on the feed's thread for every reading.
     @Sendable func handle(_ reading: Reading) {
-        if let settings = newSettings.withLock({ settings in defer { settings = nil }; return settings }) {
-            state.adopt(settings)
-            hub.setStaleAfter(staleAfter(settings))
+        let actions = state.withValue { state in
+            if let settings = newSettings.withLock({ settings in defer { settings = nil }; return settings }) {
+                state.adopt(settings)
+                hub.setStaleAfter(staleAfter(settings))
+            }
+            return state.handle(reading, wantsAngles: hub.wantsAngles)
         }
-        for action in state.handle(reading, wantsAngles: hub.wantsAngles) {
+        for action in actions {
             perform(action)
         }
     }
@@ -73,7 +77,7 @@ final class OrientationPipeline: @unchecked Sendable {
             hub.publishAngles(angles, acceleration: acceleration, raw: raw, time: time, timestamp: timestamp)
         case .orientationChanged(let change):
             if change.orientation == .unknown {
-                logger.warning("no good sensor reading for \(seconds(state.settings.staleAfterMs / 1000)); orientation is now unknown")
+                logger.warning("no good sensor reading for \(seconds(state.withValue { $0.settings.staleAfterMs } / 1000)); orientation is now unknown")
             }
             logger.info("orientation \(change.previous) → \(change.orientation)")
             hub.publish(change.orientation)

@@ -5,7 +5,7 @@ import OrientationCore
 
 /// Plays a recorded trace (see `Trace`) into the daemon's pipeline with the trace's own times,
 /// in real time or as fast as possible, so a bug report replays exactly as it was recorded.
-public final class TracePlayer: SampleFeed, @unchecked Sendable {
+public final class TracePlayer: SampleFeed, Sendable {
     /// What is being replayed, for the log.
     public let info: SensorInfo
     private let path: String

@@ -15,7 +15,7 @@ import OrientationCore
 /// proximity and the compass). With none needed the thread sleeps until woken, and reads nothing.
 ///
 /// Every decision is `AmbientLoop`'s, a pure state machine; this class is the I/O around it.
-public final class AmbientSensorPoller: @unchecked Sendable {
+public final class AmbientSensorPoller: Sendable {
     public let lightDemand = ReadingDemand()
     public let proximityDemand = ReadingDemand()
     public let compassDemand = ReadingDemand()

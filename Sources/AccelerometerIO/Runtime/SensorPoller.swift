@@ -27,7 +27,7 @@ import Synchronization
 /// decision, a client streams angles).
 ///
 /// Every decision is `SensorLoop`'s, a pure state machine; this class is the I/O around it.
-public final class SensorPoller: SampleFeed, @unchecked Sendable {
+public final class SensorPoller: SampleFeed, Sendable {
     public static let reopenAfter = SensorLoop.Settings.reopenAfter
     public static let longestReopenDelay = SensorLoop.Settings.longestReopenDelay
 
@@ -43,7 +43,7 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
     private let rate: Double
     private let pace: SamplingPace.Settings?
     private let needsFullRate: @Sendable () -> Bool
-    private let open: () throws -> [any AccelerometerSource]
+    private let open: @Sendable () throws -> [any AccelerometerSource]
     private let onReading: @Sendable (Reading) -> Void
     private let logger: Logger
     private let demand: ReadingDemand?
@@ -59,7 +59,7 @@ public final class SensorPoller: SampleFeed, @unchecked Sendable {
     ///   - demand: who needs readings; nil reads all the time.
     ///   - onReading: called on the poller's thread after every poll.
     public init(rate: Double, pace: SamplingPace.Settings? = nil, demand: ReadingDemand? = nil, heartbeat: Heartbeat? = nil,
-                logger: Logger, open: @escaping () throws -> [any AccelerometerSource],
+                logger: Logger, open: @escaping @Sendable () throws -> [any AccelerometerSource],
                 onReading: @escaping @Sendable (Reading) -> Void, needsFullRate: @escaping @Sendable () -> Bool = { false }) {
         self.rate = rate
         self.pace = pace
