@@ -1,30 +1,33 @@
 /// Whether something is near a proximity sensor, from its raw readings and its near level (the
 /// raw value above which an object counts as near, from udev's `PROXIMITY_NEAR_LEVEL` or the
-/// driver's `in_proximity_nearlevel`).
+/// driver's `in_proximity_nearlevel`), decided as iio-sensor-proxy decides it, so that a phone
+/// shell blanks the screen in a call at the same readings with either daemon.
 ///
-/// A reading is near above the near level raised by 10% while far, and above it lowered by 10%
-/// while near, so a value hovering about the level does not flip the answer on every poll. It
-/// starts far.
-///
-/// iio-sensor-proxy takes the same margins but picks one by the previous raw value against the
-/// plain near level, not by the previous answer; the two agree except for values that stay
-/// within 10% of the level.
+/// A reading is near above the near level lowered by 10% when the previous raw reading was above
+/// the level, and above the level raised by 10% when it was not (the first reading counts as
+/// following a 0). So a reading held steady is near exactly when it is above the level, from its
+/// second poll on; a value within 10% of the level is near when the reading before it was above
+/// the level, so a reading that crosses the level counts one poll late.
 public struct ProximityDetector: Equatable, Sendable {
     public let nearLevel: Double
     public private(set) var isNear: Bool
+    /// The previous raw reading, which picks the margin for the next one.
+    public private(set) var previousRaw: Double
 
     /// Raw values beyond ±2^32 are garbage: IIO raw values are at most 32-bit.
     public static let largestRaw = 4_294_967_296.0
 
-    public init(nearLevel: Double, isNear: Bool = false) {
+    public init(nearLevel: Double, isNear: Bool = false, previousRaw: Double = 0) {
         self.nearLevel = nearLevel
         self.isNear = isNear
+        self.previousRaw = previousRaw
     }
 
     /// Takes a reading in; returns whether something is near now.
     @discardableResult
     public mutating func update(raw: Double) -> Bool {
-        isNear = raw > nearLevel * (isNear ? 0.9 : 1.1)
+        isNear = raw > nearLevel * (previousRaw > nearLevel ? 0.9 : 1.1)
+        previousRaw = raw
         return isNear
     }
 

@@ -74,7 +74,7 @@ import Testing
         #expect(loop.next(at: 30) == .report(.lightLevel(11.5)))
     }
 
-    @Test func proximityGoesThroughItsDetectorWithHysteresis() {
+    @Test func proximityGoesThroughItsDetectorAsTheIncumbentDecides() {
         var loop = started()
         loop.demand(light: false, proximity: true, at: 1)
         var reports: [AmbientLoop.Action] = []
@@ -94,8 +94,9 @@ import Testing
             #expect(loop.next(at: time) == .checkDemand)
             loop.demand(light: false, proximity: true, at: time)
         }
-        // 0: far (first read, reported); 130 is not above 140.8; 141 is: near; 120 is still above
-        // 115.2: near; 115 is not: far; 256: near.
+        // As iio-sensor-proxy decides (the margin follows the previous raw reading, level 128):
+        // 0: far (first read, reported); 130 after 0 is not above 140.8; 141 after 130 is above
+        // 115.2: near; 120 after 141 likewise; 115 after 120 is not above 140.8: far; 256: near.
         #expect(reports == [.report(.proximity(near: false)), .report(.proximity(near: true)),
                             .report(.proximity(near: false)), .report(.proximity(near: true))])
     }
@@ -190,7 +191,8 @@ import Testing
         #expect(loop.next(at: 2) == .report(.proximityAppeared(device: "iio:device2 (prox)")))
     }
 
-    @Test func aNewNearLevelKeepsTheCurrentAnswer() {
+    /// A new near level changes no answer by itself; the next reading is judged against it.
+    @Test func aNewNearLevelAppliesFromTheNextReading() {
         var loop = started()
         loop.demand(light: false, proximity: true, at: 0)
         _ = loop.next(at: 0)
@@ -205,7 +207,8 @@ import Testing
         loop.demand(light: false, proximity: true, at: 0.7)
         #expect(loop.next(at: 0.7) == .read(.proximity))
         loop.readFinished(.proximity, .value(280), at: 0.7)
-        #expect(loop.next(at: 0.7) == .sleep(until: 1.4), "280 is above 300 less 10%: still near, nothing to report")
+        // The reading before, 200, was not above the new level: 280 must be above 330 to be near.
+        #expect(loop.next(at: 0.7) == .report(.proximity(near: false)))
     }
 
     @Test func withoutSensorsTheStartIsAnnouncedAndNothingIsRead() {

@@ -100,21 +100,34 @@ import Testing
         return raws.map { detector.update(raw: $0) }
     }
 
-    @Test func itStartsFarAndTurnsNearOnlyAboveTheLevelPlusTenPercent() {
+    /// iio-sensor-proxy's decision (drv-iio-poll-proximity.c): the margin follows the previous
+    /// raw reading. Probed on Debian's 3.0 with a near level of 128, each value held 3 s (four
+    /// polls): near at 129 and 135, far at 127, 120 and 125 once near.
+    @Test(arguments: [
+        // (raw values in order, the answers) — a held value is polled twice here.
+        ([129, 129], [false, true]),                          // from 0: one poll late
+        ([135, 135], [false, true]),
+        ([135, 135, 127, 127], [false, true, true, false]),   // near, then 127: far a poll later
+        ([135, 135, 120, 120], [false, true, true, false]),
+        ([135, 135, 125, 125], [false, true, true, false]),
+        ([141, 141], [true, true]),                           // above the level + 10%: at once
+        ([200, 116, 116], [true, true, false]),               // just above the level - 10%, from above: near once
+        ([200, 114], [true, false]),                          // at or below 115.2: far at once
+        ([0, 128, 128], [false, false, false]),               // the level itself is not near
+    ] as [([Double], [Bool])])
+    func itDecidesAsIioSensorProxyDoes(raws: [Double], expected: [Bool]) {
+        #expect(answers(ProximityDetector(nearLevel: 128), raws) == expected)
+    }
+
+    @Test func itStartsFar() {
         #expect(!ProximityDetector(nearLevel: 100).isNear)
-        // 105 is above the level but within its 10% margin while far; 110 is not above 110.
-        #expect(answers(ProximityDetector(nearLevel: 100), [105, 110, 111]) == [false, false, true])
+        #expect(ProximityDetector(nearLevel: 100).previousRaw == 0)
     }
 
-    @Test func onceNearItTurnsFarOnlyAtOrBelowTheLevelLessTenPercent() {
-        // 95 is below the level but within its margin while near; 90 is not above 90; far again,
-        // 95 no longer counts as near.
-        #expect(answers(ProximityDetector(nearLevel: 100, isNear: true), [95, 90.5, 90, 95]) == [true, true, false, false])
-    }
-
-    @Test func aHoveringValueDoesNotFlipTheAnswer() {
+    /// A value hovering about the level follows it one poll late, as the incumbent's does.
+    @Test func aHoveringValueFollowsOnePollLate() {
         #expect(answers(ProximityDetector(nearLevel: 128), [127, 129, 127, 129, 200, 127, 129, 127])
-            == [false, false, false, false, true, true, true, true])
+            == [false, false, true, false, true, true, false, true])
     }
 
     @Test func theNearLevelMustBeAPositiveNumber() throws {

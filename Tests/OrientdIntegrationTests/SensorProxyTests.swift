@@ -14,6 +14,10 @@ extension IntegrationTests {
             (.landscapeLeft, "right-up"), (.landscapeRight, "left-up"), (.portraitUpsideDown, "bottom-up"), (.portrait, "normal"),
         ]
 
+        /// Raw proximity values about the near level and what iio-sensor-proxy decides for each,
+        /// held (from far): the margin follows the previous raw reading.
+        static let proximityProbe: [(raw: Int, near: Bool)] = [(129, true), (127, false), (135, true), (125, false)]
+
         /// An accelerometer, an ambient light sensor at 10 lux and a proximity sensor reading far.
         static func sensor() throws -> EmulatedAccelerometer {
             try EmulatedAccelerometer.withAmbientSensors(.portrait, lux: 10, proximityRaw: 0)
@@ -46,6 +50,12 @@ extension IntegrationTests {
             expect("Light changed: 42.500000 (lux)") { sensor.setLight(42.5) }
             expect("Proximity value changed: 1") { sensor.setProximity(raw: 200) }
             expect("Proximity value changed: 0") { sensor.setProximity(raw: 0) }
+            // Values within 10% of the near level (128), as Debian's 3.0 was probed: near at 129
+            // and 135, far at 127 and 125 once near, each a poll after it is read. Both daemons
+            // must print the same; a daemon deciding otherwise never prints the line awaited.
+            for (raw, near) in Self.proximityProbe {
+                expect("Proximity value changed: \(near ? 1 : 0)") { sensor.setProximity(raw: raw) }
+            }
             if let whileFlat {
                 sensor.turn(to: .faceUp)
                 whileFlat()
@@ -112,7 +122,7 @@ extension IntegrationTests {
             #expect(Self.ambient(orientdLines) == [
                 "=== Has ambient light sensor (value: 10.000000, unit: lux)", "=== Has proximity sensor (near: 0)",
                 "Light changed: 42.500000 (lux)", "Proximity value changed: 1", "Proximity value changed: 0",
-            ], "\(orientdLines)")
+            ] + Self.proximityProbe.map { "Proximity value changed: \($0.near ? 1 : 0)" }, "\(orientdLines)")
 
             let (referenceStates, orientdStates) = (Self.orientations(in: referenceLines), Self.orientations(in: orientdLines))
             let shown = "iio-sensor-proxy:\n\(referenceLines.joined(separator: "\n"))\norientd:\n\(orientdLines.joined(separator: "\n"))"

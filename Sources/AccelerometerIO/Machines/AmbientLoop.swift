@@ -95,7 +95,8 @@ struct AmbientLoop: Sendable {
                 // The same device, perhaps with a new near level or interval: keep its state.
                 sensors[kind]?.found = found
                 if let level = found.nearLevel, level != old.detector?.nearLevel {
-                    sensors[kind]?.detector = ProximityDetector(nearLevel: level, isNear: old.detector?.isNear ?? false)
+                    sensors[kind]?.detector = ProximityDetector(nearLevel: level, isNear: old.detector?.isNear ?? false,
+                                                                 previousRaw: old.detector?.previousRaw ?? 0)
                 }
                 continue
             }
