@@ -14,9 +14,10 @@ extension IntegrationTests {
             (.landscapeLeft, "right-up"), (.landscapeRight, "left-up"), (.portraitUpsideDown, "bottom-up"), (.portrait, "normal"),
         ]
 
-        /// Raw proximity values about the near level and what iio-sensor-proxy decides for each,
-        /// held (from far): the margin follows the previous raw reading.
-        static let proximityProbe: [(raw: Int, near: Bool)] = [(129, true), (127, false), (135, true), (125, false)]
+        /// Raw proximity values within 10% of the near level and what iio-sensor-proxy decides for
+        /// each, held (from far): the margin follows the previous raw reading. (The unit tests
+        /// hold the whole table; each value here costs two polls on each daemon.)
+        static let proximityProbe: [(raw: Int, near: Bool)] = [(129, true), (125, false)]
 
         /// An accelerometer, an ambient light sensor at 10 lux and a proximity sensor reading far.
         static func sensor() throws -> EmulatedAccelerometer {
@@ -50,9 +51,9 @@ extension IntegrationTests {
             expect("Light changed: 42.500000 (lux)") { sensor.setLight(42.5) }
             expect("Proximity value changed: 1") { sensor.setProximity(raw: 200) }
             expect("Proximity value changed: 0") { sensor.setProximity(raw: 0) }
-            // Values within 10% of the near level (128), as Debian's 3.0 was probed: near at 129
-            // and 135, far at 127 and 125 once near, each a poll after it is read. Both daemons
-            // must print the same; a daemon deciding otherwise never prints the line awaited.
+            // Values within 10% of the near level (128), as Debian's 3.0 was probed: near at 129,
+            // far at 125 once near, each a poll after it is read. Both daemons must print the
+            // same; a daemon deciding otherwise never prints the line awaited.
             for (raw, near) in Self.proximityProbe {
                 expect("Proximity value changed: \(near ? 1 : 0)") { sensor.setProximity(raw: raw) }
             }
