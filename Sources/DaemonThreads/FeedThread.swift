@@ -42,7 +42,8 @@ package final class FeedThread: Sendable {
     /// whether it was woken or asked to stop.
     @discardableResult
     package func sleep(_ seconds: Double) -> Bool {
-        let deadline = seconds.isFinite ? MonotonicClock.now() + max(seconds, 0) : nil
+        // .infinity waits until woken; a negative or NaN time does not wait at all.
+        let deadline: Double? = seconds == .infinity ? nil : MonotonicClock.now() + (seconds > 0 ? seconds : 0)
         return state.wait(until: deadline, for: { $0.stopRequested || $0.wakeRequested }) { state in
             state.wakeRequested = false
             return true

@@ -119,12 +119,13 @@ public struct OrientationClient: Sendable {
 
     // MARK: Plumbing
 
-    /// Runs a blocking request-and-answer on libdispatch's pool (its threads are reused; Swift
-    /// concurrency's own threads must not block), bounded by the client's timeout.
+    /// Runs a blocking request-and-answer on a thread of its own, bounded by the client's timeout:
+    /// not on libdispatch's pool, which on Linux is Swift concurrency's own (one thread a core),
+    /// where a slow orientd would hold up the app's other tasks.
     private func oneOff<T: Sendable>(_ body: @escaping @Sendable (OrientdClient) throws -> T) async throws -> T {
         let (socketPath, timeout) = (self.socketPath, self.timeout)
         return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 continuation.resume(with: Result {
                     let client = try OrientdClient(socketPath: socketPath, timeout: timeout)
                     return try body(client)

@@ -47,7 +47,9 @@ enum LegacyYAMLConfiguration {
         rest = rest.drop { $0 == " " || $0 == "\t" }
         guard rest.first == ":" else { return false }
         rest.removeFirst()
-        return rest.isEmpty || rest.first == " " || rest.first == "\t"
+        // The pattern's `.` matches no line break: a CR, VT, FF, NEL, LS or PS left inside the line.
+        let lineBreaks: Set<Unicode.Scalar> = ["\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}"]
+        return (rest.isEmpty || rest.first == " " || rest.first == "\t") && !rest.contains(where: lineBreaks.contains)
     }
 
     /// The INI text that sets what the YAML `lines` set; nil when they hold something outside the

@@ -16,14 +16,15 @@ enum OrientdMain {
         NIOSingletons.groupLoopCountSuggestion = min(System.coreCount, 2)
         NIOSingletons.blockingPoolThreadCountSuggestion = 1
         // Swift concurrency's jobs (the service group, signals) run on those loops rather than on
-        // libdispatch's worker pool, whose monitor timer would wake a still daemon once a second.
+        // libdispatch's worker pool, whose monitor timer would wake a still daemon once a second
+        // (delayed jobs, Task.sleep, still go through libdispatch: only the stop's timeouts use them).
         // NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         // does this through dlsym, which finds nothing in the static release build; the shim sets
         // the same hook. It must happen before the first job is enqueued, hence here.
-        _ = orientd_route_global_jobs(runOnAnEventLoop)
+        let routed = orientd_route_global_jobs(runOnAnEventLoop) == 1
         // What systemd starts (ExecStart=/usr/bin/orientd): no arguments means every default, so
         // the daemon starts without building the argument parser's model of its 50 options
-        // (about 1 MiB of memory the daemon would keep resident for nothing).
+        // (2 MiB of memory the daemon would keep resident for nothing).
         guard CommandLine.arguments.count > 1 else {
             do {
                 try await Daemon(DaemonInvocation()).run()
@@ -35,6 +36,10 @@ enum OrientdMain {
                 Glibc.exit(1)
             }
             return
+        }
+        if !routed {
+            var line = "orientd: notice: Swift concurrency's global executor was set by someone else; libdispatch's timer will wake orientd once a second\n"
+            line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
         }
         await Orientd.main()
     }

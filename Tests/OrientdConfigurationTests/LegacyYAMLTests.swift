@@ -107,7 +107,7 @@ import Testing
     /// `"?[A-Za-z][A-Za-z0-9_-]*"?[ \t]*:([ \t].*)?` does, and nothing else.
     @Test func aMappingKeyIsWhatThePatternMatches() {
         let keys = ["rate: 25", "rate:", "\"uri\": x", "still-after-ms:\t1", "a_b9 :", "x:  ", "\"a\":"]
-        let others = ["rate:25", ":", "9rate: 1", "\"\": 1", "rate", "ra te: 1", "-rate: 1", "rate=1", "rate\"\": 1", "ratë: 1"]
+        let others = ["rate:25", ":", "9rate: 1", "\"\": 1", "rate", "ra te: 1", "-rate: 1", "rate=1", "rate\"\": 1", "ratë: 1", "rate: 1\r2"]
         for line in keys { #expect(LegacyYAMLConfiguration.isMappingKey(line[...]), "\(line)") }
         for line in others { #expect(!LegacyYAMLConfiguration.isMappingKey(line[...]), "\(line)") }
         #expect(converted("lock-group: 'it''s'\n") == "[Daemon]\nlock-group=it's")
