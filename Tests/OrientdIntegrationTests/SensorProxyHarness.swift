@@ -88,6 +88,12 @@ final class SensorProxyBench {
         return Int32(finished.standardOutput.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
     }
 
+    /// `dbus-send --system --print-reply …` on the bench's bus as the user `uid` (root only).
+    func dbusSend(as uid: uid_t, group gid: gid_t, _ arguments: [String]) throws -> Finished {
+        try run(executable: "/usr/bin/env", ["setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups",
+                                             "dbus-send", "--system", "--print-reply"] + arguments, environment: environment)
+    }
+
     /// `command` as user nobody when the tests run as root; as is otherwise.
     private func unprivileged(_ command: [String]) -> [String] {
         getuid() == 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command : command

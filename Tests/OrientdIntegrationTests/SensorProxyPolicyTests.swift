@@ -57,6 +57,37 @@ extension IntegrationTests {
             #expect(daemon.stop() == 0, "\(daemon.log)")
         }
 
+        /// A heading is location data: as in Debian's iio-sensor-proxy, only the geoclue user may
+        /// call the compass (claim it, read its properties); the bus refuses anyone else, who
+        /// still reads every other sensor.
+        @Test(.enabled(if: getuid() == 0 && getpwnam("geoclue") != nil,
+                       "runs clients as nobody and as geoclue: run the tests as root after scripts/test added the geoclue user"))
+        func onlyGeoclueMayCallTheCompass() throws {
+            let bench = try Self.policyBench()
+            let daemon = try bench.orientd(try EmulatedAccelerometer.standard())
+            try Self.waitForOwner(daemon, on: bench)
+            let compass = ["--dest=" + Self.address, "/net/hadess/SensorProxy/Compass"]
+            let hasCompass = compass + ["org.freedesktop.DBus.Properties.Get", "string:net.hadess.SensorProxy.Compass", "string:HasCompass"]
+            let claim = compass + ["net.hadess.SensorProxy.Compass.ClaimCompass"]
+            let rejected = "org.freedesktop.DBus.Error.AccessDenied: Rejected send message"
+
+            for request in [hasCompass, claim] {
+                let nobody = try bench.dbusSend(request)
+                #expect(nobody.status != 0 && nobody.standardError.contains(rejected), "nobody: \(nobody.standardOutput)\(nobody.standardError)")
+            }
+            let geoclue = try #require(getpwnam("geoclue")?.pointee)
+            let read = try bench.dbusSend(as: geoclue.pw_uid, group: geoclue.pw_gid, hasCompass)
+            #expect(read.status == 0 && read.standardOutput.contains("boolean false"), "geoclue: \(read.standardOutput)\(read.standardError)")
+            // The bus lets the claim through: orientd answers it (no compass here), whatever it says.
+            let claimed = try bench.dbusSend(as: geoclue.pw_uid, group: geoclue.pw_gid, claim)
+            #expect(!claimed.standardError.contains(rejected), "geoclue: \(claimed.standardOutput)\(claimed.standardError)")
+            // Everyone still reads the other sensors.
+            let light = try bench.dbusSend(["--dest=" + Self.address, "/net/hadess/SensorProxy", "org.freedesktop.DBus.Properties.Get",
+                                            "string:" + Self.address, "string:HasAmbientLight"])
+            #expect(light.status == 0, "nobody: \(light.standardError)")
+            #expect(daemon.stop() == 0, "\(daemon.log)")
+        }
+
         /// A private dbus-daemon, deny-by-default as Debian's system bus, with orientd's policy file.
         static func policyBench() throws -> SensorProxyBench {
             try SensorProxyBench(policy: .denyingAllBut(including: [SystemdTests.root + "/dbus/net.hadess.SensorProxy.conf"]))
