@@ -205,18 +205,23 @@ extension IntegrationTests {
         static let polkitAction = "/usr/share/polkit-1/actions/net.hadess.SensorProxy.policy"
 
         /// What an installed orientd needs to be iio-sensor-proxy: a D-Bus policy that lets only
-        /// root own the name and anyone call it, the polkit action it asks about, and a config
+        /// root own the name and anyone call it (the compass only geoclue), the polkit action it asks about, and a config
         /// that turns the interface on, which orientd itself reads so.
         static func expectSensorProxyFiles(in root: String) throws {
             let policy = try parsedXML(root + busPolicy)
             #expect(policy.contains("<policy user=\"root\">\n    <allow own=\"net.hadess.SensorProxy\"/>\n  </policy>"), "\(policy)")
             #expect(policy.contains("<deny own=\"net.hadess.SensorProxy\"/>"), "\(policy)")
             #expect(policy.components(separatedBy: "<allow own=").count == 2, "only root may own the name: \(policy)")
-            for interface in ["net.hadess.SensorProxy", "net.hadess.SensorProxy.Compass", "org.freedesktop.DBus.Properties",
+            for interface in ["net.hadess.SensorProxy", "org.freedesktop.DBus.Properties",
                               "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Peer"] {
                 #expect(policy.contains("<allow send_destination=\"net.hadess.SensorProxy\" send_interface=\"\(interface)\"/>"),
                         "\(interface) may not be called")
             }
+            // The compass only for geoclue, as Debian's iio-sensor-proxy (SensorProxyPolicyTests runs it).
+            #expect(policy.contains("<policy user=\"geoclue\">\n    <allow send_destination=\"net.hadess.SensorProxy\" send_interface=\"net.hadess.SensorProxy.Compass\" send_path=\"/net/hadess/SensorProxy/Compass\"/>"),
+                    "\(policy)")
+            #expect(policy.contains("<deny send_destination=\"net.hadess.SensorProxy\" send_interface=\"net.hadess.SensorProxy.Compass\"/>"),
+                    "\(policy)")
             let action = try parsedXML(root + polkitAction)
             #expect(action.contains("<action id=\"net.hadess.SensorProxy.claim-sensor\">"), "\(action)")
             #expect(action.contains("<vendor>orientd</vendor>"))
