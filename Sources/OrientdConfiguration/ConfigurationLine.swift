@@ -54,6 +54,12 @@ enum ConfigurationLine: Equatable {
     }
 }
 
+extension Unicode.Scalar {
+    /// A-Z and a-z, as the config's names are spelt (a letter of another script is not one).
+    var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}
+
 /// Spaces and tabs: what systemd trims around keys and values.
 func isBlank(_ character: Character) -> Bool { character == " " || character == "\t" }
 

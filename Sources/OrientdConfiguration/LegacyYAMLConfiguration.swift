@@ -42,7 +42,7 @@ enum LegacyYAMLConfiguration {
         var rest = text.unicodeScalars[...]
         if rest.first == "\"" { rest.removeFirst() }
         guard let first = rest.first, first.isASCIILetter else { return false }
-        rest = rest.drop { $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
+        rest = rest.drop { $0.isASCIILetter || $0.isASCIIDigit || $0 == "_" || $0 == "-" }
         if rest.first == "\"" { rest.removeFirst() }
         rest = rest.drop { $0 == " " || $0 == "\t" }
         guard rest.first == ":" else { return false }

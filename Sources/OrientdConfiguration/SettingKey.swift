@@ -69,11 +69,7 @@ private func isGroupName(_ name: String) -> Bool {
     var scalars = Substring(name).unicodeScalars
     if scalars.last == "$" { scalars.removeLast() }
     guard let first = scalars.first, first == "_" || first.isASCIILetter else { return false }
-    return scalars.dropFirst().allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || "_.-".unicodeScalars.contains($0) }
-}
-
-extension Unicode.Scalar {
-    var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+    return scalars.dropFirst().allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || "_.-".unicodeScalars.contains($0) }
 }
 
 extension SettingKey {

@@ -110,13 +110,18 @@ public final class AmbientSensorPoller: Sendable {
         return true
     }
 
+    /// How a calibrated channel is read, for the log: "reading FILE + OFFSET × SCALE UNIT every N s while WHEN".
+    private static func reading(_ file: String, offset: Double, scale: Double, unit: String, every interval: Double, while when: String) -> String {
+        "reading \(file)" + (offset != 0 ? " + \(formatDecimal(offset))" : "")
+            + " × \(formatDecimal(scale)) \(unit) every \(formatDecimal(interval)) s while \(when)"
+    }
+
     private func log(_ event: AmbientEvent, found: AmbientDiscovery.Result) {
         switch event {
         case .lightAppeared(let device):
             let how = found.light.map { sensor in
-                "reading \(sensor.channel.file)"
-                    + (sensor.calibration.offset != 0 ? " + \(formatDecimal(sensor.calibration.offset))" : "")
-                    + " × \(formatDecimal(sensor.calibration.scale)) lux every \(formatDecimal(sensor.interval)) s while needed"
+                Self.reading(sensor.channel.file, offset: sensor.calibration.offset, scale: sensor.calibration.scale,
+                             unit: "lux", every: sensor.interval, while: "needed")
             } ?? ""
             logger.notice("found the ambient light sensor \(device): \(how)")
         case .proximityAppeared(let device):
@@ -132,9 +137,8 @@ public final class AmbientSensorPoller: Sendable {
             logger.debug("proximity: \(near ? "near" : "far")")
         case .compassAppeared(let device):
             let how = found.compass.map { sensor in
-                "reading \(CompassChannel.file)"
-                    + (sensor.calibration.offset != 0 ? " + \(formatDecimal(sensor.calibration.offset))" : "")
-                    + " × \(formatDecimal(sensor.calibration.scale)) degrees every \(formatDecimal(CompassChannel.interval)) s while claimed"
+                Self.reading(CompassChannel.file, offset: sensor.calibration.offset, scale: sensor.calibration.scale,
+                             unit: "degrees", every: CompassChannel.interval, while: "claimed")
             } ?? ""
             logger.notice("found the compass \(device): \(how)")
         case .compassGone(let reason):
