@@ -67,10 +67,11 @@ final class SensorProxyBench {
         try run(executable: "/usr/bin/env", unprivileged(["busctl", "--system"] + arguments), environment: environment)
     }
 
-    /// `dbus-send --system --print-reply …` on the bench's bus, as nobody: a refusal names its
-    /// error, and whose it is (the bus's "Rejected send message", or orientd's).
-    func dbusSend(_ arguments: [String]) throws -> Finished {
-        try run(executable: "/usr/bin/env", unprivileged(["dbus-send", "--system", "--print-reply"] + arguments), environment: environment)
+    /// `dbus-send --system --print-reply …` on the bench's bus, as nobody (or as `user`): a refusal
+    /// names its error, and whose it is (the bus's "Rejected send message", or orientd's).
+    func dbusSend(_ arguments: [String], as user: (uid: uid_t, gid: gid_t) = (65534, 65534)) throws -> Finished {
+        try run(executable: "/usr/bin/env", unprivileged(["dbus-send", "--system", "--print-reply"] + arguments, uid: user.uid, gid: user.gid),
+                environment: environment)
     }
 
     /// A property of /net/hadess/SensorProxy as busctl prints it (`s "normal"`, `b true`).
@@ -88,15 +89,9 @@ final class SensorProxyBench {
         return Int32(finished.standardOutput.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
     }
 
-    /// `dbus-send --system --print-reply …` on the bench's bus as the user `uid` (root only).
-    func dbusSend(as uid: uid_t, group gid: gid_t, _ arguments: [String]) throws -> Finished {
-        try run(executable: "/usr/bin/env", ["setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups",
-                                             "dbus-send", "--system", "--print-reply"] + arguments, environment: environment)
-    }
-
-    /// `command` as user nobody when the tests run as root; as is otherwise.
-    private func unprivileged(_ command: [String]) -> [String] {
-        getuid() == 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command : command
+    /// `command` as user `uid` (nobody unless said) when the tests run as root; as is otherwise.
+    private func unprivileged(_ command: [String], uid: uid_t = 65534, gid: gid_t = 65534) -> [String] {
+        getuid() == 0 ? ["setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups"] + command : command
     }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }

@@ -76,10 +76,10 @@ extension IntegrationTests {
                 #expect(nobody.status != 0 && nobody.standardError.contains(rejected), "nobody: \(nobody.standardOutput)\(nobody.standardError)")
             }
             let geoclue = try #require(getpwnam("geoclue")?.pointee)
-            let read = try bench.dbusSend(as: geoclue.pw_uid, group: geoclue.pw_gid, hasCompass)
+            let read = try bench.dbusSend(hasCompass, as: (geoclue.pw_uid, geoclue.pw_gid))
             #expect(read.status == 0 && read.standardOutput.contains("boolean false"), "geoclue: \(read.standardOutput)\(read.standardError)")
             // The bus lets the claim through: orientd answers it (no compass here), whatever it says.
-            let claimed = try bench.dbusSend(as: geoclue.pw_uid, group: geoclue.pw_gid, claim)
+            let claimed = try bench.dbusSend(claim, as: (geoclue.pw_uid, geoclue.pw_gid))
             #expect(!claimed.standardError.contains(rejected), "geoclue: \(claimed.standardOutput)\(claimed.standardError)")
             // Everyone still reads the other sensors.
             let light = try bench.dbusSend(["--dest=" + Self.address, "/net/hadess/SensorProxy", "org.freedesktop.DBus.Properties.Get",
