@@ -3,8 +3,39 @@
 
 #include <errno.h>
 #include <iio.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+// libiio refused "local:" as a whole: serve the devices from sysfs, and say which one libiio
+// choked on. NULL (error set) when sysfs cannot be listed either.
+static orientd_iio_context *open_local_from_sysfs(int libiio_error, int *error)
+{
+    struct orientd_sysfs_devices *devices = orientd_sysfs_list();
+    if (!devices) {
+        *error = libiio_error;
+        return NULL;
+    }
+    orientd_iio_context *context = calloc(1, sizeof(*context));
+    char reason[160];
+    iio_strerror(libiio_error, reason, sizeof(reason));
+    char *fault = orientd_sysfs_find_fault(devices);
+    size_t size = strlen(reason) + (fault ? strlen(fault) : 0) + 64;
+    char *refusal = malloc(size);
+    if (!context || !refusal) {
+        free(context);
+        free(refusal);
+        free(fault);
+        orientd_sysfs_free(devices);
+        *error = ENOMEM;
+        return NULL;
+    }
+    snprintf(refusal, size, "%s%s%s", reason, fault ? ": " : "", fault ? fault : "");
+    free(fault);
+    context->sysfs = devices;
+    context->refusal = refusal;
+    return context;
+}
 
 orientd_iio_context *orientd_iio_open(const char *uri, int *error)
 {
@@ -20,7 +51,8 @@ orientd_iio_context *orientd_iio_open(const char *uri, int *error)
     free(copy);
     if (!iio) {
         *error = saved ? saved : ENODEV;
-        return NULL;
+        bool local = strncmp(uri, "local:", 6) == 0;
+        return local && *error != ENOENT ? open_local_from_sysfs(*error, error) : NULL;
     }
     orientd_iio_context *context = calloc(1, sizeof(*context));
     if (!context) {
@@ -36,36 +68,57 @@ void orientd_iio_close(orientd_iio_context *context)
 {
     if (!context)
         return;
-    iio_context_destroy(context->iio);
+    if (context->iio)
+        iio_context_destroy(context->iio);
+    orientd_sysfs_free(context->sysfs);
+    free(context->refusal);
     free(context);
+}
+
+const char *orientd_iio_refusal(const orientd_iio_context *context)
+{
+    return context->refusal;
+}
+
+static const struct orientd_sysfs_device *sysfs_device(const orientd_iio_context *context, unsigned device)
+{
+    return context->sysfs && device < context->sysfs->count ? &context->sysfs->devices[device] : NULL;
 }
 
 struct iio_device *orientd_iio_device_at(const orientd_iio_context *context, unsigned device)
 {
-    if (device >= iio_context_get_devices_count(context->iio))
+    if (!context->iio || device >= iio_context_get_devices_count(context->iio))
         return NULL;
     return iio_context_get_device(context->iio, device);
 }
 
 unsigned orientd_iio_device_count(const orientd_iio_context *context)
 {
+    if (!context->iio)
+        return context->sysfs ? context->sysfs->count : 0;
     return iio_context_get_devices_count(context->iio);
 }
 
 const char *orientd_iio_device_id(const orientd_iio_context *context, unsigned device)
 {
+    if (!context->iio)
+        return sysfs_device(context, device) ? sysfs_device(context, device)->id : NULL;
     struct iio_device *dev = orientd_iio_device_at(context, device);
     return dev ? iio_device_get_id(dev) : NULL;
 }
 
 const char *orientd_iio_device_name(const orientd_iio_context *context, unsigned device)
 {
+    if (!context->iio)
+        return sysfs_device(context, device) ? sysfs_device(context, device)->name : NULL;
     struct iio_device *dev = orientd_iio_device_at(context, device);
     return dev ? iio_device_get_name(dev) : NULL;
 }
 
 const char *orientd_iio_device_label(const orientd_iio_context *context, unsigned device)
 {
+    if (!context->iio)
+        return sysfs_device(context, device) ? sysfs_device(context, device)->label : NULL;
     struct iio_device *dev = orientd_iio_device_at(context, device);
     return dev ? iio_device_get_label(dev) : NULL;
 }
@@ -73,6 +126,8 @@ const char *orientd_iio_device_label(const orientd_iio_context *context, unsigne
 bool orientd_iio_device_has_input_channel(const orientd_iio_context *context, unsigned device,
                                           const char *channel)
 {
+    if (!context->iio)
+        return sysfs_device(context, device) && orientd_sysfs_has_input_channel(sysfs_device(context, device), channel);
     struct iio_device *dev = orientd_iio_device_at(context, device);
     return dev && iio_device_find_channel(dev, channel, false) != NULL;
 }
@@ -81,6 +136,10 @@ ssize_t orientd_iio_read_channel_attribute(const orientd_iio_context *context, u
                                            const char *channel, const char *attribute,
                                            char *buffer, size_t length)
 {
+    if (!context->iio)
+        return sysfs_device(context, device)
+            ? orientd_sysfs_read_channel_attribute(sysfs_device(context, device), channel, attribute, buffer, length)
+            : -ENODEV;
     struct iio_device *dev = orientd_iio_device_at(context, device);
     struct iio_channel *chn = dev ? iio_device_find_channel(dev, channel, false) : NULL;
     if (!chn)
@@ -93,6 +152,10 @@ ssize_t orientd_iio_read_channel_attribute(const orientd_iio_context *context, u
 ssize_t orientd_iio_read_attribute_file(const orientd_iio_context *context, unsigned device,
                                         const char *file, char *buffer, size_t length)
 {
+    if (!context->iio)
+        return sysfs_device(context, device)
+            ? orientd_sysfs_read_file(sysfs_device(context, device), file, buffer, length)
+            : -ENODEV;
     struct iio_device *dev = orientd_iio_device_at(context, device);
     if (!dev)
         return -ENODEV;
@@ -118,6 +181,10 @@ ssize_t orientd_iio_read_attribute_file(const orientd_iio_context *context, unsi
 int orientd_iio_write_device_attribute(const orientd_iio_context *context, unsigned device,
                                        const char *attribute, const char *value)
 {
+    if (!context->iio)
+        return sysfs_device(context, device)
+            ? orientd_sysfs_write_file(sysfs_device(context, device), attribute, value)
+            : -ENODEV;
     struct iio_device *dev = orientd_iio_device_at(context, device);
     if (!dev)
         return -ENODEV;

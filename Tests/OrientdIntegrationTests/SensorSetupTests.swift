@@ -60,6 +60,36 @@ extension IntegrationTests {
             #expect(daemon.log.contains("reading iio:device1"))
         }
 
+        /// libiio builds its local context all or nothing: one unrelated device with a scan element
+        /// it cannot parse (an ADC with an empty `_index`, iio:device5) fails it as a whole. The good
+        /// accelerometer and light sensor beside it are still served (read from sysfs, polled), and
+        /// one warning names the device at fault.
+        @Test func aMalformedNeighbourDoesNotHideTheGoodSensors() throws {
+            let sensor = try EmulatedAccelerometer(
+                attributes: EmulatedAccelerometer.standardAttributes(.landscapeLeft),
+                otherDevices: EmulatedAccelerometer.lightSensor(lux: 12) + "\n" + """
+                    P: /devices/platform/adc/iio:device5
+                    N: iio:device5
+                    E: SUBSYSTEM=iio
+                    A: name=adc\\n
+                    A: in_voltage0_raw=5\\n
+                    A: scan_elements/in_voltage0_en=0\\n
+                    A: scan_elements/in_voltage0_index=\\n
+                    A: scan_elements/in_voltage0_type=le:s16/16>>0\\n
+
+                    """)
+            let daemon = try Daemon(sensor: sensor)
+            #expect(try daemon.currentOrientation() == "landscapeLeft", "\(daemon.log)")
+            let warnings = daemon.log.split(separator: "\n").filter { $0.hasPrefix("orientd: warning:") }
+            #expect(warnings.count == 1, "\(daemon.log)")
+            #expect(warnings.first?.contains("iio:device5 (adc) has an empty scan_elements/in_voltage0_index") == true, "\(daemon.log)")
+            #expect(!daemon.log.contains("is readable"), "\(daemon.log)")
+            sensor.turn(to: .portrait)
+            #expect(waitUntil(timeout: 10) { (try? daemon.currentOrientation()) == "portrait" }, "\(daemon.log)")
+            let status = try daemon.client().call("status")
+            #expect(status["light"]?["device"] == .string("iio:device1 (als)"), "\(daemon.log)")
+        }
+
         /// The socket is bound before the sensor is touched: a bad --socket fails in one plain
         /// sentence and leaves the sensor's sampling_frequency alone.
         @Test("bad --socket paths are one plain sentence", arguments: [

@@ -20,6 +20,7 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     /// display accelerometer's mount matrix.
     public static func openAll(uri: String, configured: [String: DeviceSettings] = [:], logger: Logger) throws -> [IIOAccelerometer] {
         let context = try IIOContext(uri: uri)
+        if let warning = context.refusalWarning { logger.warning("\(warning)") }
         let found = try AccelerometerDiscovery.displayFirst(in: context, configured: configured)
         var opened: [IIOAccelerometer] = []
         for (index, item) in found.enumerated() {

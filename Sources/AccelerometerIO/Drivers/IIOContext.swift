@@ -1,11 +1,16 @@
 import DaemonThreads
 import COrientdShim
 import Glibc
+import OrientationCore
 
 /// An open libiio context ("local:", "ip:host"). Not thread-safe: keep it on the thread that opened it.
 public final class IIOContext {
     public let uri: String
     private let handle: OpaquePointer
+    /// Set when libiio refused the local context as a whole (one malformed device anywhere is
+    /// enough) and the devices are read from sysfs directly instead, polled only: what libiio
+    /// said, and the device it choked on where one was found.
+    public let libiioRefusal: String?
 
     public init(uri: String) throws(IIOError) {
         var error: Int32 = 0
@@ -14,6 +19,12 @@ public final class IIOContext {
         }
         self.uri = uri
         self.handle = handle
+        libiioRefusal = orientd_iio_refusal(handle).map { printableExcerpt(String(cString: $0), limit: 300) }
+    }
+
+    /// The log line for a context libiio refused, nil for one it opened.
+    public var refusalWarning: String? {
+        libiioRefusal.map { "libiio cannot open the local IIO context (\($0)); reading this machine's IIO devices from sysfs directly, polled (no kernel buffers), so one bad device does not hide the others: fix or unload that device's driver to get buffered capture back" }
     }
 
     deinit { orientd_iio_close(handle) }

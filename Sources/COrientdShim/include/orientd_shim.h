@@ -11,9 +11,14 @@
 typedef struct orientd_iio_context orientd_iio_context;
 
 /// Opens an IIO context ("local:", "ip:host[:port]", ...). On failure returns NULL and stores a
-/// positive errno value in *error.
+/// positive errno value in *error. When libiio refuses "local:" though /sys/bus/iio/devices can
+/// be listed, the context is read from sysfs by the shim (`orientd_iio_refusal`).
 orientd_iio_context *orientd_iio_open(const char *uri, int *error);
 void orientd_iio_close(orientd_iio_context *context);
+/// Why libiio refused the local context, and the device it choked on where one is found, when
+/// the shim reads the machine's IIO devices from sysfs itself instead (polled only: no device of
+/// such a context is buffer capable); NULL for a context libiio opened.
+const char *orientd_iio_refusal(const orientd_iio_context *context);
 
 unsigned orientd_iio_device_count(const orientd_iio_context *context);
 /// Kernel id ("iio:device0"), driver name ("accel_3d", may be NULL) and label (may be NULL).
