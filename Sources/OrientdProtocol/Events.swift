@@ -5,6 +5,7 @@ import OrientationCore
 public enum EventName: String, Codable, Sendable, CaseIterable {
     case hello
     case deviceOrientationDidChange
+    case deviceTiltDidChange
     case interfaceOrientationDidChange
     case rotationLockDidChange
     case angles
@@ -19,6 +20,7 @@ public enum EventName: String, Codable, Sendable, CaseIterable {
     public var subscribable: EventKind? {
         switch self {
         case .deviceOrientationDidChange: .deviceOrientationDidChange
+        case .deviceTiltDidChange: .deviceTiltDidChange
         case .interfaceOrientationDidChange: .interfaceOrientationDidChange
         case .rotationLockDidChange: .rotationLockDidChange
         case .angles: .angles
@@ -35,6 +37,7 @@ public enum EventName: String, Codable, Sendable, CaseIterable {
 /// these names only; the events sent unasked are in `EventName` alone.
 public enum EventKind: String, Codable, Sendable, CaseIterable {
     case deviceOrientationDidChange
+    case deviceTiltDidChange
     case interfaceOrientationDidChange
     case rotationLockDidChange
     case angles
@@ -46,7 +49,7 @@ public enum EventKind: String, Codable, Sendable, CaseIterable {
     /// The sensor read while the event is subscribed (nil: none, the lock is no reading).
     public var sensor: SensorKind? {
         switch self {
-        case .deviceOrientationDidChange, .interfaceOrientationDidChange, .angles, .hingeAngleDidChange, .tabletModeDidChange: .accelerometer
+        case .deviceOrientationDidChange, .deviceTiltDidChange, .interfaceOrientationDidChange, .angles, .hingeAngleDidChange, .tabletModeDidChange: .accelerometer
         case .proximityStateDidChange: .proximity
         case .ambientLightDidChange: .light
         case .rotationLockDidChange: nil
@@ -60,6 +63,7 @@ public enum EventKind: String, Codable, Sendable, CaseIterable {
     public var name: EventName {
         switch self {
         case .deviceOrientationDidChange: .deviceOrientationDidChange
+        case .deviceTiltDidChange: .deviceTiltDidChange
         case .interfaceOrientationDidChange: .interfaceOrientationDidChange
         case .rotationLockDidChange: .rotationLockDidChange
         case .angles: .angles
@@ -188,6 +192,21 @@ public struct AnglesEvent: ProtocolEvent {
 
     /// Rounded to what a sensor can tell apart, and never -0.
     private static func rounded(_ value: Double, _ scale: Double) -> Double { (value * scale).rounded() / scale + 0 }
+}
+
+/// `{"event": "deviceTiltDidChange", ...}`: the screen leans into another of iio-sensor-proxy's
+/// five tilt steps (`DeviceTilt`: upright within 20°, leaning from 21°, flat from 70°), or the
+/// tilt became unknown with the orientation.
+public struct DeviceTiltDidChangeEvent: ProtocolEvent {
+    public static let name = EventName.deviceTiltDidChange
+    public var event = Self.name.rawValue
+    public var tilt: DeviceTilt
+    public var timestamp: Double
+
+    public init(tilt: DeviceTilt, timestamp: Double) {
+        self.tilt = tilt
+        self.timestamp = timestamp
+    }
 }
 
 /// `{"event": "hingeAngleDidChange", ...}`: on a convertible with a display and a base

@@ -24,6 +24,8 @@ public struct OrientationResult: MethodResult {
 public struct SubscribeResult: MethodResult {
     public var events: [EventKind]
     public var orientation: Orientation
+    /// With `deviceTiltDidChange`: the tilt now.
+    public var tilt: DeviceTilt?
     public var interfaceOrientation: InterfaceOrientation?
     public var rotation: Int?
     public var locked: Bool?
@@ -45,12 +47,13 @@ public struct SubscribeResult: MethodResult {
     public var lightAvailable: Bool?
     public var ambientLight: AmbientLight?
 
-    public init(events: [EventKind], orientation: Orientation, interfaceOrientation: InterfaceOrientation? = nil,
+    public init(events: [EventKind], orientation: Orientation, tilt: DeviceTilt? = nil, interfaceOrientation: InterfaceOrientation? = nil,
                 locked: Bool? = nil, angleRate: Double? = nil, sensorAvailable: Bool? = nil,
                 hingeAngle: Double? = nil, tabletMode: Bool? = nil, hingeProblem: String? = nil,
                 proximityAvailable: Bool? = nil, proximityState: Bool? = nil,
                 lightAvailable: Bool? = nil, ambientLight: AmbientLight? = nil) {
         self.events = events
+        self.tilt = tilt
         self.proximityAvailable = proximityAvailable
         self.proximityState = proximityState
         self.lightAvailable = lightAvailable
@@ -92,6 +95,8 @@ public struct StatusResult: MethodResult {
     /// Seconds since orientd started.
     public var uptime: Double
     public var orientation: Orientation
+    /// The display's tilt step (optional for the daemons before it).
+    public var tilt: DeviceTilt?
     public var locked: Bool
     public var clients: Int
     public var subscribers: Int
@@ -106,9 +111,10 @@ public struct StatusResult: MethodResult {
     public var proximity: ProximitySensorStatus?
 
     public init(server: String, protocol: Int = Wire.protocolVersion, uptime: Double, orientation: Orientation,
-                locked: Bool, clients: Int, subscribers: Int, sensor: SensorStatus, devices: [SensorStatus] = [],
+                tilt: DeviceTilt? = nil, locked: Bool, clients: Int, subscribers: Int, sensor: SensorStatus, devices: [SensorStatus] = [],
                 light: LightSensorStatus? = nil, proximity: ProximitySensorStatus? = nil) {
         self.server = server
+        self.tilt = tilt
         self.light = light
         self.proximity = proximity
         self.devices = devices

@@ -3,6 +3,7 @@
 public enum ServerEvent: Equatable, Sendable {
     case hello(HelloEvent)
     case deviceOrientationDidChange(DeviceOrientationDidChangeEvent)
+    case deviceTiltDidChange(DeviceTiltDidChangeEvent)
     case interfaceOrientationDidChange(InterfaceOrientationDidChangeEvent)
     case rotationLockDidChange(RotationLockDidChangeEvent)
     case angles(AnglesEvent)
@@ -27,6 +28,7 @@ public enum ServerEvent: Equatable, Sendable {
         switch name {
         case .hello: self = .hello(try json.decoded(as: HelloEvent.self))
         case .deviceOrientationDidChange: self = .deviceOrientationDidChange(try json.decoded(as: DeviceOrientationDidChangeEvent.self))
+        case .deviceTiltDidChange: self = .deviceTiltDidChange(try json.decoded(as: DeviceTiltDidChangeEvent.self))
         case .interfaceOrientationDidChange: self = .interfaceOrientationDidChange(try json.decoded(as: InterfaceOrientationDidChangeEvent.self))
         case .rotationLockDidChange: self = .rotationLockDidChange(try json.decoded(as: RotationLockDidChangeEvent.self))
         case .angles: self = .angles(try json.decoded(as: AnglesEvent.self))
@@ -44,6 +46,7 @@ public enum ServerEvent: Equatable, Sendable {
         switch self {
         case .hello(let event): event.event
         case .deviceOrientationDidChange(let event): event.event
+        case .deviceTiltDidChange(let event): event.event
         case .interfaceOrientationDidChange(let event): event.event
         case .rotationLockDidChange(let event): event.event
         case .angles(let event): event.event

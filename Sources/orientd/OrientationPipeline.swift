@@ -81,6 +81,8 @@ final class OrientationPipeline: Sendable {
             }
             logger.info("orientation \(change.previous) → \(change.orientation)")
             hub.publish(change.orientation)
+        case .tiltChanged(let tilt):
+            hub.tiltDecided(tilt)
         case .sensorRead:
             hub.sensorRead()
         case .readingsFailing(let error, let holding):

@@ -28,6 +28,26 @@ import Testing
         #expect(actions.last == .sensorRead)
     }
 
+    private func tilts(_ actions: [ReadingPipeline.Action]) -> [DeviceTilt] {
+        actions.compactMap { if case .tiltChanged(let tilt) = $0 { tilt } else { nil } }
+    }
+
+    /// The tilt step is announced when it changes, without waiting for the orientation's
+    /// decision, and becomes unknown when the sensor is lost.
+    @Test func tiltChangesAreAnnouncedAndForgottenWithTheSensor() {
+        var pipeline = ReadingPipeline()
+        _ = pipeline.handle(.opened([Self.display]), wantsAngles: false)
+        #expect(tilts(pipeline.handle(sample(0, -Self.g, 0, at: 0), wantsAngles: false)) == [.vertical])
+        #expect(tilts(pipeline.handle(sample(0, -Self.g, 0, at: 0.04), wantsAngles: false)) == [])
+        // Leaned back 60°, held: the low-pass filter reaches it within a second.
+        var seen: [DeviceTilt] = []
+        for step in 1...50 {
+            seen += tilts(pipeline.handle(sample(0, -Self.g * 0.5, Self.g * 0.866, at: 0.04 + Double(step) * 0.04), wantsAngles: false))
+        }
+        #expect(seen == [.tiltedUp])
+        #expect(tilts(pipeline.handle(.lost(reason: "gone"), wantsAngles: false)) == [.unknown])
+    }
+
     @Test func anglesOnlyWhenSomeoneWantsThem() {
         var pipeline = ReadingPipeline()
         _ = pipeline.handle(.opened([Self.display]), wantsAngles: false)

@@ -42,6 +42,20 @@ import Testing
     }
 
     /// Fresh while read recently; stale once paused or old; a lost sensor answers its waiters.
+    /// The tilt is a fact of its own: told to both views when it changes, unknown once the
+    /// sensor is lost.
+    @Test func theTiltIsToldToEveryViewAndForgottenWithTheSensor() {
+        var state = Self.opened()
+        let actions = state.tiltDecided(.tiltedUp, at: 2)
+        #expect(Self.kinds(actions) == ["tell", "deliver"])
+        guard case .deliver(let update) = actions.last, case .tell(let facts) = actions.first else { return }
+        #expect(update.tilt == .tiltedUp && facts.tilt == .tiltedUp)
+        #expect(String(buffer: update.tiltLine) == #"{"event":"deviceTiltDidChange","tilt":"tiltedUp","timestamp":2}"# + "\n")
+        #expect(state.tiltDecided(.tiltedUp, at: 3).isEmpty)
+        _ = state.sensorLost(reason: "unplugged", at: 4)
+        #expect(state.tilt == .unknown && state.facts.tilt == .unknown && state.update.tilt == .unknown)
+    }
+
     @Test func theAccelerometersFreshnessAndItsWaiters() {
         var state = Self.opened()
         #expect(Self.kinds(state.awaitFresh(.accelerometer, waiter: 1, now: Self.start + .milliseconds(100))) == ["answer [1]"])

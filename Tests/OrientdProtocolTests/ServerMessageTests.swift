@@ -39,6 +39,13 @@ import Testing
         #expect(wire(expected) == line)
     }
 
+    @Test func deviceTiltDidChange() throws {
+        let line = #"{"event":"deviceTiltDidChange","tilt":"tiltedUp","timestamp":1795290910.25}"#
+        let expected = DeviceTiltDidChangeEvent(tilt: .tiltedUp, timestamp: 1795290910.25)
+        #expect(try event(line) == .deviceTiltDidChange(expected))
+        #expect(wire(expected) == line)
+    }
+
     @Test func interfaceOrientationDidChange() throws {
         let line = #"{"deviceOrientation":"landscapeLeft","event":"interfaceOrientationDidChange","interfaceOrientation":"landscapeRight","previous":"portrait","rotation":90,"timestamp":1795290911.021}"#
         let expected = InterfaceOrientationDidChangeEvent(interfaceOrientation: .landscapeRight, previous: .portrait,
@@ -323,7 +330,8 @@ import Testing
                                       hingeProblem: nil))
         try roundTrip(SubscribeResult(events: [.hingeAngleDidChange], orientation: .portrait, hingeProblem: "no base accelerometer"))
         try roundTrip(SubscribeResult(events: [.ambientLightDidChange], orientation: .portrait, lightAvailable: false))
-        try roundTrip(StatusResult(server: "orientd 0.1.0", uptime: 1, orientation: .faceUp, locked: false, clients: 1, subscribers: 1,
+        try roundTrip(SubscribeResult(events: [.deviceTiltDidChange], orientation: .portrait, tilt: .tiltedDown))
+        try roundTrip(StatusResult(server: "orientd 0.1.0", uptime: 1, orientation: .faceUp, tilt: .faceUp, locked: false, clients: 1, subscribers: 1,
                                    sensor: sensor, light: LightSensorStatus(available: false, device: "none", reading: false),
                                    proximity: ProximitySensorStatus(available: true, device: "prox", reading: true, proximityState: false)))
     }
@@ -342,6 +350,7 @@ import Testing
         switch event {
         case .hello(let event): event
         case .deviceOrientationDidChange(let event): event
+        case .deviceTiltDidChange(let event): event
         case .interfaceOrientationDidChange(let event): event
         case .rotationLockDidChange(let event): event
         case .angles(let event): event
@@ -402,7 +411,7 @@ import Testing
         #expect(EventKind.proximityStateDidChange.sensor == .proximity)
         #expect(EventKind.ambientLightDidChange.sensor == .light)
         #expect(EventKind.rotationLockDidChange.sensor == nil)
-        #expect(EventKind.allCases.filter(\.needsSensor) == [.deviceOrientationDidChange, .interfaceOrientationDidChange, .angles,
+        #expect(EventKind.allCases.filter(\.needsSensor) == [.deviceOrientationDidChange, .deviceTiltDidChange, .interfaceOrientationDidChange, .angles,
                                                               .hingeAngleDidChange, .tabletModeDidChange])
         let ambient = try SubscribeParameters(["events": .array([.string("proximityStateDidChange"), .string("ambientLightDidChange")])])
         #expect(!ambient.needsSensor, "the ambient events alone do not wake the accelerometer")

@@ -10,20 +10,20 @@ import Testing
     ])
     func inPlaneOrientationsHaveIioSensorProxysNames(orientation: Orientation, name: String) {
         var accelerometer = ProxyAccelerometer()
-        accelerometer.follow(orientation)
+        accelerometer.follow(orientation, tilt: .tiltedUp)
         #expect(accelerometer.orientation == name)
-        #expect(accelerometer.tilt == "vertical")
+        #expect(accelerometer.tilt == "tilted-up")
     }
 
     /// Lying flat keeps the screen as it was (iio-sensor-proxy does the same); the tilt says
-    /// which way up, +z (screen to the sky) being face-up in orientd's frame.
+    /// which way up.
     @Test func lyingFlatKeepsTheLastInPlaneOrientation() {
         var accelerometer = ProxyAccelerometer()
-        accelerometer.follow(.landscapeLeft)
-        accelerometer.follow(.faceUp)
+        accelerometer.follow(.landscapeLeft, tilt: .vertical)
+        accelerometer.follow(.faceUp, tilt: .faceUp)
         #expect(accelerometer.orientation == "right-up")
         #expect(accelerometer.tilt == "face-up")
-        accelerometer.follow(.faceDown)
+        accelerometer.follow(.faceDown, tilt: .faceDown)
         #expect(accelerometer.orientation == "right-up")
         #expect(accelerometer.tilt == "face-down")
     }
@@ -31,8 +31,8 @@ import Testing
     @Test func anUnknownOrientationChangesNothing() {
         var accelerometer = ProxyAccelerometer()
         #expect(accelerometer.orientation == "undefined" && accelerometer.tilt == "undefined")
-        accelerometer.follow(.portrait)
-        accelerometer.follow(.unknown)
+        accelerometer.follow(.portrait, tilt: .vertical)
+        accelerometer.follow(.unknown, tilt: .unknown)
         #expect(accelerometer.orientation == "normal" && accelerometer.tilt == "vertical")
     }
 }

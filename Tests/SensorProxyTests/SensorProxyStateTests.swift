@@ -14,11 +14,18 @@ extension SensorProxyState.Event {
         .called(ProxyRequest(call, from: sender, claiming: false, sensor), at: time)
     }
 
-    /// The hub's facts: the accelerometer available in `orientation` unless said otherwise.
+    /// The hub's facts: the accelerometer available in `orientation` (with the tilt it has
+    /// upright or lying flat) unless said otherwise.
     static func hub(_ orientation: Orientation = .unknown, accelerometer: Bool = true, _ change: (inout HubFacts) -> Void = { _ in }) -> Self {
         var facts = HubFacts()
         facts.accelerometerAvailable = accelerometer
         facts.orientation = orientation
+        switch orientation {
+        case .unknown: facts.tilt = .unknown
+        case .faceUp: facts.tilt = .faceUp
+        case .faceDown: facts.tilt = .faceDown
+        case .portrait, .portraitUpsideDown, .landscapeLeft, .landscapeRight: facts.tilt = .vertical
+        }
         change(&facts)
         return .facts(facts)
     }
@@ -135,6 +142,19 @@ extension SensorProxyState.Event {
 
     /// A value the hub does not know right now (the sensor woke for a socket subscriber and its
     /// first reading is awaited) keeps what was shown: no property ever reads a placeholder.
+    /// AccelerometerTilt is the hub's tilt, not the orientation's: leaning back in portrait
+    /// says tilted-up while the orientation stays normal; an unknown tilt keeps what was shown.
+    @Test func theTiltFollowsTheHubsTiltFact() {
+        var state = Self.withAccelerometer()
+        Self.claimed(in: &state)
+        _ = state.handle(.hub(.portrait))
+        #expect(state.handle(.hub(.portrait) { $0.tilt = .tiltedUp }) == [.emit(ProxySignal([.accelerometerTilt], to: [":1.1"]))])
+        #expect(state.value(of: .accelerometerTilt) == .text("tilted-up"))
+        #expect(state.value(of: .accelerometerOrientation) == .text("normal"))
+        _ = state.handle(.hub(.portrait) { $0.tilt = .unknown })
+        #expect(state.value(of: .accelerometerTilt) == .text("tilted-up"))
+    }
+
     @Test func anUnknownValueKeepsWhatWasShown() {
         var state = SensorProxyState()
         _ = state.handle(.hub { $0.lightAvailable = true; $0.light = AmbientLight(level: 120.5, unit: .lux) })

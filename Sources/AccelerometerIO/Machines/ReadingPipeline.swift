@@ -19,6 +19,8 @@ public struct ReadingPipeline: Sendable {
         /// `raw`: the sample before the mount matrix, where known.
         case angles(OrientationAngles, acceleration: Vector3, raw: Vector3?, time: Double)
         case orientationChanged(OrientationChange)
+        /// The display's tilt step changed (`DeviceTilt`): unknown when the orientation is.
+        case tiltChanged(DeviceTilt)
         /// The display accelerometer was read (or tried): whoever waits for a fresh reading may be
         /// answered. Always the last action of a display reading.
         case sensorRead
@@ -29,6 +31,7 @@ public struct ReadingPipeline: Sendable {
 
     public private(set) var settings: ClassifierSettings
     private var classifier: Classifier
+    private var tilt = DeviceTilt.unknown
     private var tabletMode = TabletModeDetector()
     /// The accelerometers opened: the display one drives the screen; a base one the hinge.
     private var display: String?
@@ -76,11 +79,13 @@ public struct ReadingPipeline: Sendable {
         case .lost(let reason):
             // The hub now says unknown; so must the classifier, to announce the next decision.
             classifier = Classifier(settings: settings)
+            let tiltLost = tiltBecomes(.unknown)
             failingSince = nil
             failures = 0
             base = nil
             tabletMode.reset()
-            return [.sensorLost(reason: reason), .hinge(TabletModeDetector.State(problem: "the accelerometers are unavailable: \(reason)"))]
+            return [.sensorLost(reason: reason)] + tiltLost
+                + [.hinge(TabletModeDetector.State(problem: "the accelerometers are unavailable: \(reason)"))]
         }
     }
 
@@ -104,6 +109,11 @@ public struct ReadingPipeline: Sendable {
             actions.append(.angles(angles, acceleration: sample.acceleration, raw: sample.raw, time: sample.time))
         }
         if let change { actions.append(.orientationChanged(change)) }
+        if change?.orientation == .unknown {
+            actions += tiltBecomes(.unknown)
+        } else if let angles = classifier.angles {
+            actions += tiltBecomes(DeviceTilt(tiltDegrees: angles.tilt))
+        }
         // After the change, so whoever waited for a fresh reading is told of it.
         actions.append(.sensorRead)
         return actions
@@ -116,10 +126,19 @@ public struct ReadingPipeline: Sendable {
             actions.append(.readingsFailing(error: "\(error)", holding: classifier.orientation))
         }
         failures += 1
-        if let change = classifier.noteMissingReading(at: time) { actions.append(.orientationChanged(change)) }
+        if let change = classifier.noteMissingReading(at: time) {
+            actions.append(.orientationChanged(change))
+            if change.orientation == .unknown { actions += tiltBecomes(.unknown) }
+        }
         // A failed read counts as fresh: the sensor was tried just now, and the classifier holds
         // the last orientation on purpose until readings have failed for its stale time.
         actions.append(.sensorRead)
         return actions
+    }
+
+    private mutating func tiltBecomes(_ newTilt: DeviceTilt) -> [Action] {
+        guard newTilt != tilt else { return [] }
+        tilt = newTilt
+        return [.tiltChanged(newTilt)]
     }
 }

@@ -36,6 +36,7 @@ extension HubSensor {
 public struct HubFacts: Equatable, Sendable {
     public var accelerometerAvailable = false
     public var orientation = Orientation.unknown
+    public var tilt = DeviceTilt.unknown
     public var lightAvailable = false
     public var light: AmbientLight?
     public var proximityAvailable = false

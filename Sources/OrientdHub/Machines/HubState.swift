@@ -3,7 +3,7 @@ import OrientationCore
 import OrientdProtocol
 
 /// Everything a hub knows and decides, as a pure state machine: every published fact (the
-/// orientation, the interface orientation's driver, the rotation lock, the hinge and tablet
+/// orientation, the tilt, the interface orientation's driver, the rotation lock, the hinge and tablet
 /// mode, availability, light, proximity, the compass) and every wait for a fresh reading. Each
 /// event is a method; what it returns is what the hub must do. No lock, no I/O, no clock: the
 /// times come with the events. `OrientationHub` keeps it under its lock and does the actions.
@@ -38,6 +38,8 @@ struct HubState {
     private var sensorChangedAt: Double
     /// Every accelerometer opened with the sensor, for `status`.
     private(set) var devices: [SensorStatus] = []
+    private(set) var tilt = DeviceTilt.unknown
+    private var tiltChangedAt: Double
     private var hinge = TabletModeDetector.State(problem: HubUpdate.noHingeYet)
     private var hingeChangedAt: Double
     private(set) var light: AmbientSensor<AmbientLight>
@@ -56,12 +58,13 @@ struct HubState {
     init(staleAfter: TimeAmount, lock: RotationLock, at time: Double) {
         self.staleAfter = staleAfter
         self.lock = lock
-        (timestamp, sensorChangedAt, hingeChangedAt) = (time, time, time)
+        (timestamp, sensorChangedAt, hingeChangedAt, tiltChangedAt) = (time, time, time, time)
         light = AmbientSensor(timestamp: time)
         proximity = AmbientSensor(timestamp: time)
         update = HubUpdate(orientation: .unknown, previous: .unknown, sequence: 0, timestamp: time,
                            driving: lock.locked ? lock.orientation : nil, locked: lock.locked,
                            sensorAvailability: SensorAvailabilityEvent(available: false, device: nil, reason: nil, timestamp: time),
+                           tilt: tilt, tiltChangedAt: time,
                            hinge: hinge, hingeChangedAt: time, light: light, proximity: proximity)
         update = makeUpdate()
     }
@@ -70,6 +73,7 @@ struct HubState {
         var facts = HubFacts()
         facts.accelerometerAvailable = sensorAvailable
         facts.orientation = orientation
+        facts.tilt = tilt
         (facts.lightAvailable, facts.light) = (light.available, light.value)
         (facts.proximityAvailable, facts.proximityNear) = (proximity.available, proximity.value?.near)
         (facts.compassAvailable, facts.compassHeading) = (compass.device != nil, compass.heading)
@@ -114,7 +118,16 @@ struct HubState {
         devices = devices.map { $0.unavailable(because: reason) }
         sensorChangedAt = time
         change(to: .unknown, at: time)
+        if tilt != .unknown { (tilt, tiltChangedAt) = (.unknown, time) }
         return changed() + answering(.accelerometer)
+    }
+
+    /// The display's tilt step changed (unknown when the orientation went unknown).
+    mutating func tiltDecided(_ newTilt: DeviceTilt, at time: Double) -> [Action] {
+        guard newTilt != tilt else { return [] }
+        tilt = newTilt
+        tiltChangedAt = time
+        return changed()
     }
 
     mutating func hingeChanged(_ newHinge: TabletModeDetector.State, at time: Double) -> [Action] {
@@ -254,6 +267,7 @@ struct HubState {
                   sensorAvailability: SensorAvailabilityEvent(
                     available: sensorAvailable, device: sensorAvailable ? sensor?.device : nil,
                     reason: sensorAvailable ? nil : sensor?.problem, timestamp: sensorChangedAt),
+                  tilt: tilt, tiltChangedAt: tiltChangedAt,
                   hinge: hinge, hingeChangedAt: hingeChangedAt,
                   // A sensor woken and not read since holds a value that may be stale: subscribers
                   // are not told it (the other views keep showing it, through `facts`).

@@ -20,6 +20,8 @@ struct HubUpdate: Sendable {
     let rotationLockLine: ByteBuffer
     let sensorAvailable: Bool
     let sensorAvailabilityLine: ByteBuffer
+    let tilt: DeviceTilt
+    let tiltLine: ByteBuffer
     let hinge: TabletModeDetector.State
     let hingeAngleLine: ByteBuffer
     let tabletModeLine: ByteBuffer?
@@ -30,8 +32,10 @@ struct HubUpdate: Sendable {
     static let noHingeYet = "no accelerometers opened yet"
 
     init(orientation: Orientation, previous: Orientation, sequence: Int, timestamp: Double, driving: Orientation?, locked: Bool,
-         sensorAvailability: SensorAvailabilityEvent, hinge: TabletModeDetector.State, hingeChangedAt: Double,
+         sensorAvailability: SensorAvailabilityEvent, tilt: DeviceTilt, tiltChangedAt: Double, hinge: TabletModeDetector.State, hingeChangedAt: Double,
          light: AmbientSensor<AmbientLight>, proximity: AmbientSensor<Proximity>) {
+        self.tilt = tilt
+        tiltLine = ByteBuffer(bytes: Wire.line(DeviceTiltDidChangeEvent(tilt: tilt, timestamp: tiltChangedAt)))
         self.hinge = hinge
         self.light = light
         self.proximity = proximity

@@ -317,6 +317,7 @@ final class ClientConnection: ChannelDuplexHandler {
         let hinge = events.contains(.hingeAngleDidChange) || events.contains(.tabletModeDidChange) ? start.hinge : nil
         send(SuccessReply(id: id, result: SubscribeResult(
             events: events, orientation: start.orientation,
+            tilt: events.contains(.deviceTiltDidChange) ? start.tilt : nil,
             interfaceOrientation: events.contains(.interfaceOrientationDidChange) ? subscription.interfaceOrientation : nil,
             locked: events.contains(.rotationLockDidChange) || events.contains(.interfaceOrientationDidChange) ? start.locked : nil,
             angleRate: events.contains(.angles) ? angleRate : nil,

@@ -171,6 +171,11 @@ public final class OrientationHub: Sendable {
     }
 
     /// The hinge angle or tablet mode of a convertible changed: subscribers hear of it.
+    /// The display's tilt step changed.
+    public func tiltDecided(_ tilt: DeviceTilt, at timestamp: Double = WallClock.now()) {
+        step { $0.tiltDecided(tilt, at: timestamp) }
+    }
+
     public func hingeChanged(_ hinge: TabletModeDetector.State) {
         step { $0.hingeChanged(hinge, at: WallClock.now()) }
     }
@@ -396,7 +401,7 @@ public final class OrientationHub: Sendable {
             let proximityReading = state.proximity.available && (proximityDemand?.isReading ?? false)
             return StatusResult(
                 server: serverName, uptime: (Double((NIODeadline.now() - startedAt).nanoseconds) / 1e8).rounded() / 10,
-                orientation: state.orientation, locked: state.lock.locked, clients: clients,
+                orientation: state.orientation, tilt: state.tilt, locked: state.lock.locked, clients: clients,
                 subscribers: locked.subscriptions.count,
                 sensor: (state.sensor ?? .noSensor).reading(state.sensorAvailable && (demand?.isReading ?? true)),
                 devices: state.devices.map { $0.reading($0.available && (demand?.isReading ?? true)) },

@@ -4,7 +4,7 @@ import OrientdProtocol
 
 /// One client's subscription: what it asked for, what it was last told, and what is waiting to
 /// be sent. Delivery never waits for the client. While its socket is full, state coalesces (the
-/// device and interface orientation, the lock, proximity and light: only the newest is kept, so
+/// device and interface orientation, the tilt, the lock, proximity and light: only the newest is kept, so
 /// a slow client ends with the latest) and angle samples are dropped oldest-first, counted in the
 /// next one sent.
 /// All state is confined to the client channel's event loop (the hub holds it through a
@@ -16,6 +16,7 @@ final class Subscription {
     private let channel: Channel
     private var latest: HubUpdate
     private var toldOrientation: Orientation
+    private var toldTilt: DeviceTilt
     private var interface: InterfaceOrientationFollower
     private var toldInterface: InterfaceOrientation
     private var toldLocked: Bool
@@ -43,6 +44,7 @@ final class Subscription {
         self.parameters = parameters
         latest = start
         toldOrientation = start.orientation
+        toldTilt = start.tilt
         interface = InterfaceOrientationFollower(supported: parameters.supportedInterfaceOrientations, driving: start.driving)
         toldInterface = interface.current
         toldLocked = start.locked
@@ -106,6 +108,10 @@ final class Subscription {
            parameters.orientations.contains(latest.orientation) {
             write(latest.deviceOrientationLine(toldOf: toldOrientation))
             toldOrientation = latest.orientation
+        }
+        if events.contains(.deviceTiltDidChange), latest.tilt != toldTilt {
+            write(latest.tiltLine)
+            toldTilt = latest.tilt
         }
         if events.contains(.rotationLockDidChange), latest.locked != toldLocked {
             write(latest.rotationLockLine)

@@ -6,8 +6,8 @@ public struct ProxyAccelerometer: Equatable, Sendable {
     public var present = false
     /// `AccelerometerOrientation`: `undefined`, `normal`, `bottom-up`, `left-up` or `right-up`.
     public var orientation = "undefined"
-    /// `AccelerometerTilt`: `undefined`, `vertical`, `face-up` or `face-down` (orientd's
-    /// classifier does not report iio-sensor-proxy's `tilted-up`/`tilted-down` in-between states).
+    /// `AccelerometerTilt`: `undefined`, `vertical`, `tilted-up`, `tilted-down`, `face-up` or
+    /// `face-down` (`DeviceTilt`, decided as iio-sensor-proxy 3.6+ decides it).
     public var tilt = "undefined"
 
     public init() {}
@@ -25,23 +25,12 @@ public struct ProxyAccelerometer: Equatable, Sendable {
         }
     }
 
-    /// `face-up` is the screen to the sky (+z up, as orientd's classifier decides it; on some
-    /// devices iio-sensor-proxy reports the two swapped).
-    public static func tiltName(_ orientation: Orientation) -> String? {
-        switch orientation {
-        case .portrait, .portraitUpsideDown, .landscapeLeft, .landscapeRight: "vertical"
-        case .faceUp: "face-up"
-        case .faceDown: "face-down"
-        case .unknown: nil
-        }
-    }
-
-    /// After orientd decided `orientation`: lying flat keeps the last in-plane orientation (as
-    /// iio-sensor-proxy does, so that a screen does not turn when the device is put down); a
-    /// lost reading (`unknown`) changes nothing.
-    public mutating func follow(_ orientation: Orientation) {
+    /// After orientd decided `orientation` and `tilt`: lying flat keeps the last in-plane
+    /// orientation (as iio-sensor-proxy does, so that a screen does not turn when the device is
+    /// put down); a lost reading (`unknown`) changes nothing.
+    public mutating func follow(_ orientation: Orientation, tilt: DeviceTilt) {
         if let name = Self.orientationName(orientation) { self.orientation = name }
-        if let name = Self.tiltName(orientation) { tilt = name }
+        if tilt != .unknown { self.tilt = tilt.sensorProxyName }
     }
 }
 

@@ -180,7 +180,7 @@ public struct SensorProxyState: Sendable {
             compass.present = true
             if let heading = facts.compassHeading { compass.heading = heading }
         }
-        return accelerometer(present: facts.accelerometerAvailable) + (facts.accelerometerAvailable ? follow(facts.orientation) : [])
+        return accelerometer(present: facts.accelerometerAvailable) + (facts.accelerometerAvailable ? follow(facts.orientation, tilt: facts.tilt) : [])
             + change(\.light, to: light, .light, present: \.present)
             + change(\.proximity, to: proximity, .proximity, present: \.present)
             + change(\.compass, to: compass, .compass, present: \.present)
@@ -194,9 +194,9 @@ public struct SensorProxyState: Sendable {
         return signals(.accelerometer, presenceChanged: true, from: previous) + (present ? [] : gone(.accelerometer))
     }
 
-    private mutating func follow(_ orientation: Orientation) -> [Action] {
+    private mutating func follow(_ orientation: Orientation, tilt: DeviceTilt) -> [Action] {
         var next = accelerometer
-        next.follow(orientation)
+        next.follow(orientation, tilt: tilt)
         guard next != accelerometer else { return [] }
         let previous = accelerometer
         accelerometer = next
