@@ -4,13 +4,17 @@ import OrientdProtocol
 
 struct Monitor: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print the current orientation (or proximity, or light), then one line per change, until interrupted.",
+        abstract: "Print the current orientation (or tilt, proximity, light), then one line per change, until interrupted.",
         discussion: """
             Each line is flushed as soon as it is printed, so the output can be piped. When the \
             accelerometer goes away or comes back, a line says so ("sensor unavailable: REASON", \
             "sensor available: DEVICE"). With --json, the first line is the subscribe result \
             ({"orientation":...}) and each further line is a deviceOrientationDidChange event \
             (orientation, previous, timestamp, sequence) or a sensorAvailability event.
+
+            --tilt follows the tilt steps too ("tilt tiltedUp": vertical within 20° of upright, \
+            tiltedUp or tiltedDown from 21°, faceUp or faceDown from 70°, as iio-sensor-proxy's \
+            AccelerometerTilt); with --json, as deviceTiltDidChange events.
 
             --proximity and --light follow the proximity sensor ("proximity near", "proximity far") \
             and the ambient light sensor ("light 12.5 lux") instead of the orientation (add \
@@ -22,18 +26,22 @@ struct Monitor: ParsableCommand {
     @OptionGroup var options: ConnectionOptions
     @OptionGroup var device: DeviceOption
 
+    @Flag(help: "Follow the tilt steps too: vertical, tiltedUp, tiltedDown, faceUp, faceDown.")
+    var tilt = false
+
     @Flag(help: "Follow the proximity sensor: near or far.")
     var proximity = false
 
     @Flag(help: "Follow the ambient light level.")
     var light = false
 
-    @Flag(help: "Follow the orientation too (the default without --proximity or --light).")
+    @Flag(help: "Follow the orientation too (the default without --tilt, --proximity or --light).")
     var orientation = false
 
     /// What to subscribe to: the orientation unless only ambient sensors were asked for.
     var events: [EventKind] {
-        (orientation || !(proximity || light) ? [.deviceOrientationDidChange] : [])
+        (orientation || !(proximity || light || tilt) ? [.deviceOrientationDidChange] : [])
+            + (tilt ? [.deviceTiltDidChange] : [])
             + (proximity ? [.proximityStateDidChange] : []) + (light ? [.ambientLightDidChange] : [])
     }
 
@@ -44,6 +52,7 @@ struct Monitor: ParsableCommand {
                 return
             }
             if events.contains(.deviceOrientationDidChange) { Output.line(result.orientation.rawValue) }
+            if let tilt = result.tilt { Output.line("tilt \(tilt.rawValue)") }
             // An ambient value unknown yet follows as an event; a sensor missing is said at once.
             if result.proximityAvailable == false { Output.line("proximity sensor unavailable: orientd has none") }
             if let near = result.proximityState { Output.line(AmbientText.proximity(near: near)) }
@@ -53,6 +62,7 @@ struct Monitor: ParsableCommand {
             let line: String
             switch event {
             case .deviceOrientationDidChange(let change): line = change.orientation.rawValue
+            case .deviceTiltDidChange(let change): line = "tilt \(change.tilt.rawValue)"
             case .proximityStateDidChange(let change): line = AmbientText.proximity(near: change.proximityState)
             case .ambientLightDidChange(let change): line = AmbientText.light(change.light)
             case .sensorAvailability(let availability): line = AmbientText.availability(availability)

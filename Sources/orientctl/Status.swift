@@ -18,7 +18,7 @@ struct Status: ParsableCommand {
         let sensor = status.sensor
         Output.line("""
             server:        \(status.server) (protocol \(status.protocol)), up \(number(status.uptime)) s
-            orientation:   \(status.orientation.rawValue)
+            orientation:   \(status.orientation.rawValue)\(status.tilt.map { ", tilt \($0.rawValue)" } ?? "")
             rotation lock: \(status.locked ? "on" : "off")
             clients:       \(status.clients) connected, \(status.subscribers) subscribed
             sensor:        \(sensor.device) at \(sensor.uri) (\(sensor.location.rawValue))

@@ -186,6 +186,13 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
         setRaw(Self.rawCounts(for: orientation))
     }
 
+    /// Upright in portrait, leaned back by `degrees` (the screen towards the sky; negative:
+    /// forward, towards the floor), at 1 g.
+    public func lean(portraitBy degrees: Double) {
+        let radians = degrees * .pi / 180
+        setRaw(Vector3(0, (-cos(radians) * Self.countsPerG).rounded(), (sin(radians) * Self.countsPerG).rounded()))
+    }
+
     public func setRaw(_ raw: Vector3) {
         set("in_accel_x_raw", Self.format(raw.x))
         set("in_accel_y_raw", Self.format(raw.y))

@@ -34,6 +34,10 @@ extension IntegrationTests {
                     sensor.turn(to: orientation)
                 } else if let pose = Self.pose(after: "# the convertible turns to ", in: line) {
                     sensor.pose(display: pose.display, base: pose.base)
+                } else if let degrees = Self.degrees(after: "# the device leans back ", in: line) {
+                    sensor.lean(portraitBy: degrees)
+                } else if let degrees = Self.degrees(after: "# the device leans forward ", in: line) {
+                    sensor.lean(portraitBy: -degrees)
                 } else if line == "# a second passes" {
                     Thread.sleep(forTimeInterval: 1)
                 } else if line.hasPrefix("→ ") {
@@ -54,6 +58,12 @@ extension IntegrationTests {
 
         static func pose(after prefix: String, in line: String) -> ConvertiblePose? {
             line.hasPrefix(prefix) ? ConvertiblePose.named(String(line.dropFirst(prefix.count))) : nil
+        }
+
+        /// "# the device leans back 60°" (from portrait).
+        static func degrees(after prefix: String, in line: String) -> Double? {
+            guard line.hasPrefix(prefix), line.hasSuffix("°") else { return nil }
+            return Double(line.dropFirst(prefix.count).dropLast())
         }
 
         static func orientation(after prefix: String, in line: String) -> Orientation? {

@@ -193,6 +193,30 @@ extension IntegrationTests {
             print(proxy.Get("net.hadess.SensorProxy", "AccelerometerOrientation", dbus_interface="org.freedesktop.DBus.Properties"))
             """
 
+        /// AccelerometerTilt as iio-sensor-proxy 3.6+ decides it (Debian's 3.0 has no tilt to run
+        /// beside): each step at the issue's angles (−45°, +60°, +75° read `vertical` before), on
+        /// D-Bus while monitor-sensor claims the accelerometer, and the same steps on the socket
+        /// through `orientctl monitor --tilt`.
+        @Test func everyTiltStepOnBothFaces() throws {
+            let bench = try SensorProxyBench()
+            let sensor = try Self.sensor()
+            let daemon = try bench.orientd(sensor)
+            let claimer = try bench.startMonitorSensor()
+            defer { claimer.stop() }
+            let monitor = try ChildProcess(Products.path("orientctl"), ["monitor", "--tilt", "--socket", daemon.socketPath])
+            defer { monitor.stop() }
+            #expect(waitUntil(timeout: 10) { bench.property("AccelerometerTilt") == #"s "vertical""# }, "\(daemon.log)")
+            try #require(monitor.waitForLines(1, timeout: 10), "\(daemon.log)")
+            #expect(monitor.output.first?.text == "tilt vertical")
+            for (degrees, name, step) in [(-45.0, "tilted-down", "tiltedDown"), (60, "tilted-up", "tiltedUp"), (75, "face-up", "faceUp"),
+                                          (10, "vertical", "vertical"), (-75, "face-down", "faceDown")] {
+                sensor.lean(portraitBy: degrees)
+                #expect(waitUntil(timeout: 10) { bench.property("AccelerometerTilt") == #"s "\#(name)""# }, "at \(degrees)°: \(daemon.log)")
+                #expect(waitUntil(timeout: 10) { monitor.output.last?.text == "tilt \(step)" }, "at \(degrees)°: \(monitor.output.map(\.text))")
+            }
+            #expect(bench.property("AccelerometerOrientation") == #"s "normal""#, "leaning never turns the screen")
+        }
+
         /// A claimer killed without releasing is released: the sensor stops being read.
         @Test func aKilledClaimerStopsTheReads() throws {
             let bench = try SensorProxyBench()
