@@ -5,6 +5,7 @@
 // files, read polled (no kernel buffers), as iio-sensor-proxy reads them.
 #define _GNU_SOURCE // strverscmp
 #include "iio_sysfs.h"
+#include "orientd_shim.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -57,6 +58,11 @@ static ssize_t read_text(const char *path, char *buffer, size_t length)
         filled--;
     buffer[filled] = '\0';
     return (ssize_t)strlen(buffer) + 1;
+}
+
+ssize_t orientd_sysfs_read_path(const char *path, char *buffer, size_t length)
+{
+    return read_text(path, buffer, length);
 }
 
 static char *read_string(const char *id, const char *file)

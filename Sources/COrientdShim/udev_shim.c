@@ -153,10 +153,11 @@ ssize_t orientd_udev_device_syspath(const char *subsystem, const char *sysname, 
 struct orientd_udev_monitor {
     struct udev *udev;
     struct udev_monitor *monitor;
-    char subsystem[32];
+    char subsystems[ORIENTD_UDEV_SUBSYSTEMS][32];
+    size_t count;
 };
 
-orientd_udev_monitor *orientd_udev_monitor_open(const char *subsystem, int *error)
+orientd_udev_monitor *orientd_udev_monitor_open(const char *const *subsystems, size_t count, int *error)
 {
     orientd_udev_monitor *result = calloc(1, sizeof *result);
     if (!result) {
@@ -168,8 +169,12 @@ orientd_udev_monitor *orientd_udev_monitor_open(const char *subsystem, int *erro
         result->monitor = udev_monitor_new_from_netlink(result->udev, "udev");
     // The kernel drops other subsystems' events before they wake orientd (a socket filter); the
     // subsystem is checked again on receipt all the same.
-    snprintf(result->subsystem, sizeof result->subsystem, "%s", subsystem);
-    int status = result->monitor ? udev_monitor_filter_add_match_subsystem_devtype(result->monitor, subsystem, NULL) : -ENOMEM;
+    int status = result->monitor ? 0 : -ENOMEM;
+    for (size_t i = 0; i < count && i < ORIENTD_UDEV_SUBSYSTEMS && status >= 0; i++) {
+        snprintf(result->subsystems[i], sizeof result->subsystems[i], "%s", subsystems[i]);
+        result->count = i + 1;
+        status = udev_monitor_filter_add_match_subsystem_devtype(result->monitor, subsystems[i], NULL);
+    }
     if (status >= 0)
         status = udev_monitor_enable_receiving(result->monitor);
     if (!result->monitor || status < 0) {
@@ -186,17 +191,21 @@ int orientd_udev_monitor_fd(const orientd_udev_monitor *monitor)
 }
 
 int orientd_udev_monitor_receive(orientd_udev_monitor *monitor, char *action, size_t action_length,
-                                 char *sysname, size_t sysname_length)
+                                 char *sysname, size_t sysname_length, char *subsystem, size_t subsystem_length)
 {
     struct udev_device *device = udev_monitor_receive_device(monitor->monitor);
     if (!device)
         return 0;
     const char *device_subsystem = udev_device_get_subsystem(device);
-    if (!device_subsystem || strcmp(device_subsystem, monitor->subsystem) != 0) {
+    bool followed = false;
+    for (size_t i = 0; device_subsystem && i < monitor->count; i++)
+        followed = followed || strcmp(device_subsystem, monitor->subsystems[i]) == 0;
+    if (!followed) {
         udev_device_unref(device);
-        action[0] = sysname[0] = '\0';
+        action[0] = sysname[0] = subsystem[0] = '\0';
         return 1;
     }
+    snprintf(subsystem, subsystem_length, "%s", device_subsystem);
     const char *device_action = udev_device_get_action(device);
     const char *device_sysname = udev_device_get_sysname(device);
     snprintf(action, action_length, "%s", device_action ? device_action : "");

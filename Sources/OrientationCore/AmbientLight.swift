@@ -1,3 +1,10 @@
+/// What an ambient light sensor measures in: lux, or a scale of its own that only grows with the light
+/// (an hwmon sensor's share of its range, in percent).
+public enum LightUnit: String, Codable, Sendable, CaseIterable {
+    case lux
+    case vendor
+}
+
 /// Where an IIO ambient light sensor keeps its reading: the first of its channel files that
 /// exists, in iio-sensor-proxy's order, a processed value (`_input`, already lux) before a raw one.
 public struct LightChannel: Equatable, Sendable {
@@ -108,5 +115,25 @@ public enum LightPolling {
     public static func interval(fromIntegrationTime text: String?) -> Double {
         guard let text, let seconds = parseDecimal(text), usableIntervals.contains(seconds) else { return defaultInterval }
         return seconds
+    }
+}
+
+/// An hwmon ambient light sensor's level (Apple's applesmc; udev type `hwmon-als`): its sysfs
+/// `light` holds "(A,B)", the levels of two sensors, 0 to 255. Reported as iio-sensor-proxy
+/// reports it: the brighter of the two, in percent of 255, in `vendor` units.
+public enum HwmonLightLevel {
+    public static let maximum = 255.0
+
+    /// The level in percent, or nil when the text is not "(A,B)" with two whole numbers
+    /// (a trailing newline allowed).
+    public static func percent(fromText text: String) -> Double? {
+        var body = Substring(text)
+        while body.last == "\n" || body.last == " " { body.removeLast() }
+        guard body.first == "(", body.last == ")" else { return nil }
+        let numbers = body.dropFirst().dropLast().split(separator: ",", omittingEmptySubsequences: false)
+        guard numbers.count == 2,
+              let a = Int(numbers[0].drop { $0 == " " }), let b = Int(numbers[1].drop { $0 == " " })
+        else { return nil }
+        return Double(max(a, b)) / maximum * 100
     }
 }

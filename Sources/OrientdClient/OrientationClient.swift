@@ -24,7 +24,7 @@ import OrientdProtocol
 @_exported import struct OrientdProtocol.SensorAvailabilityEvent
 @_exported import struct OrientdProtocol.StoppingEvent
 @_exported import struct OrientdProtocol.AmbientLight
-@_exported import enum OrientdProtocol.LightUnit
+@_exported import enum OrientationCore.LightUnit
 @_exported import enum OrientdProtocol.SensorKind
 @_exported import struct OrientdProtocol.SensorStatus
 @_exported import struct OrientdProtocol.LightSensorStatus

@@ -258,12 +258,6 @@ public struct ProximityStateDidChangeEvent: ProtocolEvent {
     }
 }
 
-/// What an ambient light sensor measures in: lux, or a scale of its own that only grows with the light.
-public enum LightUnit: String, Codable, Sendable, CaseIterable {
-    case lux
-    case vendor
-}
-
 /// An ambient light reading.
 public struct AmbientLight: Codable, Equatable, Sendable {
     public var level: Double

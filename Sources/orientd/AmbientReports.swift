@@ -7,7 +7,7 @@ extension OrientationHub {
     func report(_ event: AmbientEvent) {
         switch event {
         case .lightAppeared(let device): lightSensorChanged(device: device)
-        case .lightLevel(let level): publishLight(level: level, unit: .lux)
+        case .lightLevel(let level, let unit): publishLight(level: level, unit: unit)
         case .lightGone: lightSensorChanged(device: nil)
         case .proximityAppeared(let device): proximitySensorChanged(device: device)
         case .proximity(let near): publishProximity(near: near)

@@ -18,7 +18,7 @@ import Testing
         loop.demand(light: false, proximity: false, at: time)
         #expect(loop.next(at: time) == .read(.light), "read once when it appears, needed or not")
         loop.readFinished(.light, .value(7), at: time)
-        #expect(loop.next(at: time) == .report(.lightLevel(7)))
+        #expect(loop.next(at: time) == .report(.lightLevel(7, unit: .lux)))
         #expect(loop.next(at: time) == .read(.proximity))
         loop.readFinished(.proximity, .value(0), at: time)
         #expect(loop.next(at: time) == .report(.proximity(near: false)))
@@ -42,7 +42,7 @@ import Testing
         loop.demand(light: true, proximity: false, at: 5)
         #expect(loop.next(at: 5) == .read(.light), "read at once when demand appears")
         loop.readFinished(.light, .value(120), at: 5.01)
-        #expect(loop.next(at: 5.01) == .report(.lightLevel(120)))
+        #expect(loop.next(at: 5.01) == .report(.lightLevel(120, unit: .lux)))
         #expect(loop.next(at: 5.01) == .sleep(until: 5.8), "then at its interval, on its grid")
         #expect(loop.next(at: 5.8) == .checkDemand, "the demand is asked before every read")
         loop.demand(light: true, proximity: false, at: 5.8)
@@ -59,19 +59,19 @@ import Testing
         loop.demand(light: true, proximity: false, at: 1)
         #expect(loop.next(at: 1) == .read(.light))
         loop.readFinished(.light, .value(10), at: 1)
-        #expect(loop.next(at: 1) == .report(.lightLevel(10)))
+        #expect(loop.next(at: 1) == .report(.lightLevel(10, unit: .lux)))
         _ = loop.next(at: 1)
         #expect(loop.next(at: 1.8) == .checkDemand)
         loop.demand(light: true, proximity: false, at: 1.8)
         #expect(loop.next(at: 1.8) == .read(.light))
         loop.readFinished(.light, .value(11.5), at: 1.8)
-        #expect(loop.next(at: 1.8) == .report(.lightLevel(11.5)))
+        #expect(loop.next(at: 1.8) == .report(.lightLevel(11.5, unit: .lux)))
         // Released and claimed again: the same level is reported, for the new claimer.
         loop.demand(light: false, proximity: false, at: 2)
         loop.demand(light: true, proximity: false, at: 30)
         #expect(loop.next(at: 30) == .read(.light))
         loop.readFinished(.light, .value(11.5), at: 30)
-        #expect(loop.next(at: 30) == .report(.lightLevel(11.5)))
+        #expect(loop.next(at: 30) == .report(.lightLevel(11.5, unit: .lux)))
     }
 
     @Test func proximityGoesThroughItsDetectorAsTheIncumbentDecides() {
@@ -106,7 +106,7 @@ import Testing
         loop.demand(light: true, proximity: true, at: 0)
         #expect(loop.next(at: 0) == .read(.light))
         loop.readFinished(.light, .value(5), at: 0)
-        #expect(loop.next(at: 0) == .report(.lightLevel(5)))
+        #expect(loop.next(at: 0) == .report(.lightLevel(5, unit: .lux)))
         #expect(loop.next(at: 0) == .read(.proximity))
         loop.readFinished(.proximity, .value(0), at: 0)
         #expect(loop.next(at: 0) == .report(.proximity(near: false)))
@@ -129,7 +129,7 @@ import Testing
         loop.demand(light: true, proximity: false, at: 1.6)
         _ = loop.next(at: 1.6)
         loop.readFinished(.light, .value(3), at: 1.6)
-        #expect(loop.next(at: 1.6) == .report(.lightLevel(3)), "the first good read after demand started is reported")
+        #expect(loop.next(at: 1.6) == .report(.lightLevel(3, unit: .lux)), "the first good read after demand started is reported")
     }
 
     @Test func aSensorWhoseFileVanishedIsGone() {

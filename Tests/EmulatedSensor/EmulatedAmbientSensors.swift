@@ -48,6 +48,32 @@ extension EmulatedAccelerometer {
         """
     }
 
+    public static let hwmonLightDevicePath = "/devices/platform/applesmc.768"
+
+    /// umockdev's description of an hwmon light sensor as Apple's applesmc presents it: its
+    /// platform device's `light` holds the levels of its two sensors, "(A,B)", 0 to 255, and udev
+    /// marks it hwmon-als for iio-sensor-proxy (as its own tests do); the hwmon device below it,
+    /// hwmon3, is named applesmc.
+    public static func hwmonLightSensor(_ a: Int, _ b: Int) -> String {
+        """
+        P: \(hwmonLightDevicePath)
+        E: SUBSYSTEM=platform
+        E: MODALIAS=platform:applesmc
+        E: IIO_SENSOR_PROXY_TYPE=hwmon-als
+        A: light=(\(a),\(b))\\n
+
+        P: \(hwmonLightDevicePath)/hwmon/hwmon3
+        E: SUBSYSTEM=hwmon
+        A: name=applesmc\\n
+        L: device=../../../applesmc.768
+
+        """
+    }
+
+    public func setHwmonLight(_ a: Int, _ b: Int) {
+        set("light", "(\(a),\(b))", device: Self.hwmonLightDevicePath)
+    }
+
     /// umockdev's description of the proximity sensor.
     public static func proximitySensor(raw: Int) -> String {
         """

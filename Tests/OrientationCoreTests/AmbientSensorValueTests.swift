@@ -179,3 +179,17 @@ import Testing
         #expect(CompassChannel.interval == 0.7)
     }
 }
+
+/// An hwmon light sensor's "(A,B)": the brighter of the two, in percent of 255, as
+/// iio-sensor-proxy's hwmon-als driver reads it (its own tests: (128,128) is 50, (255,255) 100).
+@Suite struct HwmonLightLevelTests {
+    @Test(arguments: [("(128,128)\n", 128.0), ("(255,255)", 255), ("(0,0)", 0), ("(200,10)", 200), ("(3, 250)", 250)])
+    func levels(text: String, brighter: Double) {
+        #expect(HwmonLightLevel.percent(fromText: text) == brighter / 255 * 100)
+    }
+
+    @Test(arguments: ["", "128,128", "(128)", "(a,b)", "(1,2,3)", "(,5)", "(5,)", "(1.5,2)"])
+    func notALevel(text: String) {
+        #expect(HwmonLightLevel.percent(fromText: text) == nil)
+    }
+}

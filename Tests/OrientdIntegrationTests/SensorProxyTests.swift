@@ -193,6 +193,52 @@ extension IntegrationTests {
             print(proxy.Get("net.hadess.SensorProxy", "AccelerometerOrientation", dbus_interface="org.freedesktop.DBus.Properties"))
             """
 
+        /// An hwmon light sensor (Apple's applesmc, udev type hwmon-als), run through the same
+        /// script on Debian's iio-sensor-proxy 3.0 and on orientd: both report the brighter of
+        /// its two levels in percent of 255, unit `vendor`, as monitor-sensor shows. The one
+        /// difference, asserted so it stays visible: 3.0 says 0 until its first reading after the
+        /// claim, where orientd read the sensor when it found it; orientd rounds to hundredths.
+        /// The socket says the same.
+        @Test func anHwmonLightSensorReadsAsOnIioSensorProxy() throws {
+            try #require(Reference.isUnpacked, "iio-sensor-proxy is not in .build/iio-sensor-proxy: run scripts/setup")
+            func sensor() throws -> EmulatedAccelerometer {
+                try EmulatedAccelerometer(attributes: EmulatedAccelerometer.standardAttributes(.portrait),
+                                          properties: Reference.accelerometerProperties,
+                                          otherDevices: EmulatedAccelerometer.hwmonLightSensor(128, 100))
+            }
+            // Claimed by monitor-sensor, released, changed, claimed again: each claim reads the
+            // sensor at once on both daemons (3.0 polls hwmon every few seconds while claimed).
+            func script(on sensor: EmulatedAccelerometer, bench: SensorProxyBench) throws -> [String] {
+                var values: [String] = []
+                for (level, change) in [("50.", { () in }), ("100.", { sensor.setHwmonLight(200, 255) })] {
+                    change()
+                    let monitor = try bench.startMonitorSensor()
+                    defer { monitor.stop() }
+                    try #require(monitor.waitForLine(containing: "=== Has ambient light sensor"), "monitor-sensor printed:\n\(monitor.outputText)")
+                    #expect(waitUntil(timeout: 15) { monitor.outputText.contains("Light changed: \(level)") || monitor.outputText.contains("value: \(level)") },
+                            "\(monitor.outputText)")
+                    #expect(monitor.outputText.contains("(vendor)") || monitor.outputText.contains("unit: vendor"), "\(monitor.outputText)")
+                    values += Self.ambientValues(monitor.output.map { $0.text.trimmingCharacters(in: .whitespaces) })[0]
+                }
+                return values
+            }
+            let bench = try SensorProxyBench()
+            let referenceSensor = try sensor()
+            let reference = try bench.reference(referenceSensor)
+            let referenceValues = try script(on: referenceSensor, bench: bench)
+            reference.stop()
+
+            let orientdSensor = try sensor()
+            let daemon = try bench.orientd(orientdSensor)
+            let orientdValues = try script(on: orientdSensor, bench: bench)
+            // orientd publishes hundredths (finer is noise on any light sensor): 50.2 for 3.0's 50.196083.
+            #expect(referenceValues == ["0.000000", "50.196083", "50.196083", "100.000000"], "\(referenceValues)")
+            #expect(orientdValues == ["50.200000", "50.200000", "100.000000"], "\(orientdValues)\n\(daemon.log)")
+            #expect(bench.property("LightLevelUnit") == #"s "vendor""#)
+            let status = try daemon.client().call("status")
+            #expect(status["light"]?["device"] == .string("hwmon3 (applesmc)"), "\(status)")
+        }
+
         /// AccelerometerTilt as iio-sensor-proxy 3.6+ decides it (Debian's 3.0 has no tilt to run
         /// beside): each step at the issue's angles (−45°, +60°, +75° read `vertical` before), on
         /// D-Bus while monitor-sensor claims the accelerometer, and the same steps on the socket

@@ -100,7 +100,7 @@ import Testing
     @Test func ambientReportsReachBothViews() {
         let daemon = Daemon()
         daemon.hub.report(.lightAppeared(device: "iio:device1 (als)"))
-        daemon.hub.report(.lightLevel(120.5))
+        daemon.hub.report(.lightLevel(120.5, unit: .lux))
         daemon.hub.report(.proximityAppeared(device: "iio:device2 (prox)"))
         daemon.hub.report(.proximity(near: true))
         daemon.hub.report(.compassAppeared(device: "iio:device3 (magn_3d)"))

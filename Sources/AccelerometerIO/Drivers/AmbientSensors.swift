@@ -107,8 +107,17 @@ struct AmbientRefusal: Error, Equatable {
     let description: String
 }
 
-/// An ambient light sensor: its value file, scaled (with its offset, for a raw value) to lux.
-struct LightSensor {
+/// What the ambient thread needs of a light sensor, IIO (`LightSensor`) or hwmon (`HwmonLightSensor`).
+protocol AmbientLightSource {
+    var found: AmbientLoop.Found { get }
+    /// How it is read, for the log: "reading FILE ... every N s while needed".
+    var howRead: String { get }
+    /// The level (in `found.unit`), or why there is none.
+    func read() -> AmbientLoop.Reading
+}
+
+/// An IIO ambient light sensor: its value file, scaled (with its offset, for a raw value) to lux.
+struct LightSensor: AmbientLightSource {
     let files: any DeviceFiles
     let channel: LightChannel
     let calibration: LightCalibration
@@ -131,6 +140,11 @@ struct LightSensor {
 
     var found: AmbientLoop.Found {
         AmbientLoop.Found(device: files.device.description, sysname: files.sysname, interval: interval)
+    }
+
+    var howRead: String {
+        AmbientSensorPoller.reading(channel.file, offset: calibration.offset, scale: calibration.scale,
+                                    unit: "lux", every: interval, while: "needed")
     }
 
     /// The level in lux, or why there is none.
@@ -192,15 +206,19 @@ struct ProximitySensor {
 /// devices of a context.
 enum AmbientDiscovery {
     struct Result {
-        var light: LightSensor?
+        var light: (any AmbientLightSource)?
         var proximity: ProximitySensor?
         var compass: CompassSensor?
         /// Why sensors that were seen are not used.
         var refusals: [String] = []
     }
 
+    /// The sensors of `context`; on this machine's (`local:`) an hwmon light sensor too, when
+    /// the context has no IIO one.
     static func discover(in context: IIOContext) -> Result {
-        discover(context.devices.map { IIODeviceFiles(context: context, device: $0) })
+        var result = discover(context.devices.map { IIODeviceFiles(context: context, device: $0) })
+        if result.light == nil, context.isLocal { result.light = HwmonLightSensor.discover() }
+        return result
     }
 
     static func discover(_ devices: [any DeviceFiles]) -> Result {

@@ -1,10 +1,13 @@
+import OrientationCore
+
 /// What `AmbientSensorPoller` reports about the ambient light and proximity sensors and the
 /// compass of its context.
 public enum AmbientEvent: Sendable, Equatable {
     /// A light sensor was found: "iio:device1 (als)".
     case lightAppeared(device: String)
-    /// The light level in lux: on the first read after demand starts, then whenever it changes.
-    case lightLevel(Double)
+    /// The light level (in lux, or in percent of an hwmon sensor's range, `vendor`): on the
+    /// first read after demand starts, then whenever it changes.
+    case lightLevel(Double, unit: LightUnit)
     case lightGone(reason: String)
     case proximityAppeared(device: String)
     /// Whether something is near: on the first read after demand starts, then whenever it changes.

@@ -24,9 +24,11 @@ struct AmbientLoop: Sendable {
         var interval: Double
         /// A proximity sensor's near level.
         var nearLevel: Double?
+        /// What a light sensor's level is in.
+        var unit: LightUnit = .lux
     }
 
-    /// The outcome of a read: lux for a light sensor, the raw value for a proximity sensor,
+    /// The outcome of a read: lux (or percent) for a light sensor, the raw value for a proximity sensor,
     /// degrees for a compass.
     enum Reading: Equatable, Sendable {
         case value(Double)
@@ -163,7 +165,7 @@ struct AmbientLoop: Sendable {
             let event: AmbientEvent
             switch kind {
             case .light:
-                event = .lightLevel(value)
+                event = .lightLevel(value, unit: sensor.found.unit)
             case .proximity:
                 var detector = sensor.detector ?? ProximityDetector(nearLevel: .infinity)
                 event = .proximity(near: detector.update(raw: value))

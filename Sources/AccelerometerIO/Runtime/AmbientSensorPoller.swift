@@ -98,9 +98,12 @@ public final class AmbientSensorPoller: Sendable {
         do {
             return AmbientDiscovery.discover(in: try IIOContext(uri: uri))
         } catch {
-            // No IIO devices at all is a machine without ambient sensors, not a fault.
-            logger.debug("no ambient sensors: \(error)")
-            return AmbientDiscovery.Result()
+            // No IIO devices at all is a machine without IIO ambient sensors, not a fault; an
+            // hwmon light sensor is not IIO.
+            logger.debug("no IIO ambient sensors: \(error)")
+            var result = AmbientDiscovery.Result()
+            if uri.hasPrefix("local:") { result.light = HwmonLightSensor.discover() }
+            return result
         }
     }
 
@@ -111,7 +114,7 @@ public final class AmbientSensorPoller: Sendable {
     }
 
     /// How a calibrated channel is read, for the log: "reading FILE + OFFSET × SCALE UNIT every N s while WHEN".
-    private static func reading(_ file: String, offset: Double, scale: Double, unit: String, every interval: Double, while when: String) -> String {
+    static func reading(_ file: String, offset: Double, scale: Double, unit: String, every interval: Double, while when: String) -> String {
         "reading \(file)" + (offset != 0 ? " + \(formatDecimal(offset))" : "")
             + " × \(formatDecimal(scale)) \(unit) every \(formatDecimal(interval)) s while \(when)"
     }
@@ -119,10 +122,7 @@ public final class AmbientSensorPoller: Sendable {
     private func log(_ event: AmbientEvent, found: AmbientDiscovery.Result) {
         switch event {
         case .lightAppeared(let device):
-            let how = found.light.map { sensor in
-                Self.reading(sensor.channel.file, offset: sensor.calibration.offset, scale: sensor.calibration.scale,
-                             unit: "lux", every: sensor.interval, while: "needed")
-            } ?? ""
+            let how = found.light?.howRead ?? ""
             logger.notice("found the ambient light sensor \(device): \(how)")
         case .proximityAppeared(let device):
             let how = found.proximity.map { "reading \($0.file) (near above \(formatDecimal($0.nearLevel))) every \(formatDecimal(ProximitySensor.interval)) s while needed" } ?? ""
@@ -131,8 +131,8 @@ public final class AmbientSensorPoller: Sendable {
             logger.warning("the ambient light sensor is gone: \(reason)")
         case .proximityGone(let reason):
             logger.warning("the proximity sensor is gone: \(reason)")
-        case .lightLevel(let lux):
-            logger.debug("light level \(formatDecimal(lux)) lux")
+        case .lightLevel(let level, let unit):
+            logger.debug("light level \(formatDecimal(level)) \(unit == .lux ? "lux" : "% (vendor)")")
         case .proximity(let near):
             logger.debug("proximity: \(near ? "near" : "far")")
         case .compassAppeared(let device):

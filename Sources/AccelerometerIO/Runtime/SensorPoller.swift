@@ -88,6 +88,7 @@ public final class SensorPoller: SampleFeed, Sendable {
 
     /// What udev says happened to an IIO device; called from any thread.
     public func hotplug(_ event: HotplugEvent) {
+        guard event.subsystem == "iio" else { return }
         hotplugEvents.post(event)
         thread.wake()
     }
@@ -230,9 +231,12 @@ public struct HotplugEvent: Sendable, Equatable {
     public let action: Action
     /// The kernel's device name, "iio:device0".
     public let sysname: String
+    /// udev's subsystem: "iio", "hwmon".
+    public let subsystem: String
 
-    public init(action: Action, sysname: String) {
+    public init(action: Action, sysname: String, subsystem: String = "iio") {
         self.action = action
         self.sysname = sysname
+        self.subsystem = subsystem
     }
 }

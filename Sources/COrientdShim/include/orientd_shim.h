@@ -66,6 +66,11 @@ ssize_t orientd_iio_buffer_take(orientd_iio_buffer *buffer, double *xyz, int64_t
 /// Stops capture (the kernel's buffer is disabled) and frees the buffer.
 void orientd_iio_buffer_close(orientd_iio_buffer *buffer);
 
+/// Reads a sysfs file whole (the last path component is not followed if it is a symlink): the text
+/// NUL-terminated without its trailing newline. Returns its length counting the NUL, or a negative
+/// errno value (-EFBIG when it does not fit: never read in part).
+ssize_t orientd_sysfs_read_path(const char *path, char *buffer, size_t length);
+
 /// Text for an errno value as libiio words it.
 void orientd_iio_strerror(int error, char *buffer, size_t length);
 
@@ -87,15 +92,19 @@ ssize_t orientd_udev_device_syspath(const char *subsystem, const char *sysname, 
 
 typedef struct orientd_udev_monitor orientd_udev_monitor;
 
-/// Listens for udev's events about devices of SUBSYSTEM ("iio"). On failure returns NULL and
-/// stores a positive errno value in *error.
-orientd_udev_monitor *orientd_udev_monitor_open(const char *subsystem, int *error);
+/// The most subsystems one monitor follows.
+#define ORIENTD_UDEV_SUBSYSTEMS 4
+
+/// Listens for udev's events about devices of the `count` SUBSYSTEMS ("iio", "hwmon", "input"; at
+/// most ORIENTD_UDEV_SUBSYSTEMS). On failure returns NULL and stores a positive errno value in *error.
+orientd_udev_monitor *orientd_udev_monitor_open(const char *const *subsystems, size_t count, int *error);
 /// The descriptor to poll for readability.
 int orientd_udev_monitor_fd(const orientd_udev_monitor *monitor);
-/// Takes one event, if there is one: its action ("add", "remove", "change", ...) and the device's
-/// sysname ("iio:device0"). Returns 1 with an event, 0 without.
+/// Takes one event, if there is one: its action ("add", "remove", "change", ...), the device's
+/// sysname ("iio:device0") and subsystem (all empty for another subsystem's event). Returns 1
+/// with an event, 0 without.
 int orientd_udev_monitor_receive(orientd_udev_monitor *monitor, char *action, size_t action_length,
-                                 char *sysname, size_t sysname_length);
+                                 char *sysname, size_t sysname_length, char *subsystem, size_t subsystem_length);
 void orientd_udev_monitor_close(orientd_udev_monitor *monitor);
 
 #endif
