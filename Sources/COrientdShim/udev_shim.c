@@ -41,6 +41,40 @@ ssize_t orientd_udev_device_property(const char *subsystem, const char *sysname,
     return copy_from_device(subsystem, sysname, udev_device_get_property_value, property, buffer, length);
 }
 
+int orientd_udev_input_devices(const char *property, char *buffer, size_t length)
+{
+    struct udev *udev = udev_new();
+    if (!udev)
+        return -ENOMEM;
+    struct udev_enumerate *enumerate = udev_enumerate_new(udev);
+    int count = enumerate ? 0 : -ENOMEM;
+    if (enumerate && udev_enumerate_add_match_subsystem(enumerate, "input") >= 0
+        && udev_enumerate_add_match_property(enumerate, property, "1") >= 0
+        && udev_enumerate_scan_devices(enumerate) >= 0) {
+        size_t used = 0;
+        struct udev_list_entry *entry;
+        udev_list_entry_foreach(entry, udev_enumerate_get_list_entry(enumerate)) {
+            struct udev_device *device = udev_device_new_from_syspath(udev, udev_list_entry_get_name(entry));
+            const char *node = device ? udev_device_get_devnode(device) : NULL;
+            // The event device, not its parent (which has the property too, and no node).
+            if (node && strstr(node, "/event")) {
+                size_t size = strlen(node) + 1;
+                if (used + size <= length) {
+                    memcpy(buffer + used, node, size);
+                    used += size;
+                    count++;
+                }
+            }
+            if (device)
+                udev_device_unref(device);
+        }
+    }
+    if (enumerate)
+        udev_enumerate_unref(enumerate);
+    udev_unref(udev);
+    return count;
+}
+
 /* The length of the valid UTF-8 sequence of two to four bytes at `text`, else 0. */
 static size_t utf8_sequence_length(const unsigned char *text)
 {

@@ -227,7 +227,7 @@ extension Daemon {
             return player
         }
         return SensorPoller(rate: rate, pace: pace, demand: demand, heartbeat: heartbeat, logger: logger, open: {
-            let sensors = try IIOAccelerometer.openAll(uri: uri, configured: configured, logger: logger)
+            let sensors = try Accelerometers.openAll(uri: uri, configured: configured, logger: logger)
             let still = pace.stillRate < rate ? ", \(formatDecimal(pace.stillRate)) while the device is still" : ""
             for info in sensors.map(\.info) {
                 logger.info("reading \(info.device) at \(info.uri) (\(info.location), id \(info.id)) \(formatDecimal(rate)) times a second\(still); mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")

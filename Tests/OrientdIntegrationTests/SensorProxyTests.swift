@@ -193,6 +193,54 @@ extension IntegrationTests {
             print(proxy.Get("net.hadess.SensorProxy", "AccelerometerOrientation", dbus_interface="org.freedesktop.DBus.Properties"))
             """
 
+        /// An input-subsystem accelerometer (lis3lv02d's /dev/input/event7, udev type input-accel),
+        /// turned through every in-plane orientation on Debian's iio-sensor-proxy 3.0 and on
+        /// orientd: monitor-sensor prints the same orientations for both (3.0 may say `undefined`
+        /// or repeat itself when claimed; orientd does neither), and the socket says the same. Nobody claiming, orientd
+        /// lets the device go (a polled input driver stops then).
+        @Test func anInputAccelerometerTurnsAsOnIioSensorProxy() throws {
+            try #require(Reference.isUnpacked, "iio-sensor-proxy is not in .build/iio-sensor-proxy: run scripts/setup")
+            func script(_ device: EmulatedEvdev, bench: SensorProxyBench) throws -> [String] {
+                let monitor = try bench.startMonitorSensor()
+                defer { monitor.stop() }
+                try #require(monitor.waitForLine(containing: "=== Has accelerometer"), "monitor-sensor printed:\n\(monitor.outputText)\n\((try? String(contentsOfFile: bench.directory + "/iio-sensor-proxy.log", encoding: .utf8)) ?? "")")
+                for (orientation, name) in Self.turns {
+                    let seen = monitor.output.count
+                    device.turn(to: orientation)
+                    #expect(waitUntil(timeout: 15) { monitor.output.dropFirst(seen).contains { $0.text.hasSuffix("orientation changed: \(name)") } },
+                            "no \(name); monitor-sensor printed:\n\(monitor.outputText)")
+                }
+                return Self.orientations(in: monitor.output.map { $0.text.trimmingCharacters(in: .whitespaces) })
+            }
+            let bench = try SensorProxyBench()
+            let emulated = try EmulatedAccelerometer.inputAccelerometer(.portrait)
+            let daemon = try bench.orientd(emulated.testbed)
+            let orientdStates = try script(emulated.device, bench: bench)
+            #expect(orientdStates.first == "normal", "\(orientdStates)")
+            #expect(try daemon.currentOrientation() == "portrait", "\(daemon.log)")
+            let status = try daemon.client().call("status")
+            #expect(status["sensor"]?["device"] == .string("event7 (ST LIS3LV02DL Accelerometer)"), "\(status)")
+            #expect(status["sensor"]?["id"] == .string("local:/input/ST LIS3LV02DL Accelerometer"), "\(status)")
+            // Released once nobody needs it (the still-device idle time): no more ioctls.
+            #expect(waitUntil(timeout: 15, every: 0.2) { (try? PowerTests.isReading(daemon)) == false }, "\(daemon.log)")
+            let idle = emulated.device.ioctls
+            Thread.sleep(forTimeInterval: 0.5)
+            #expect(emulated.device.ioctls == idle, "read while nobody needs it")
+            _ = daemon.stop()
+
+            let reference = try EmulatedAccelerometer.inputAccelerometer(.portrait)
+            let referenceDaemon = try bench.reference(reference.testbed)
+            let referenceStates = try script(reference.device, bench: bench)
+            referenceDaemon.stop()
+            // 3.0 reads an input accelerometer when it opens it and again when claimed, and may say
+            // `undefined` in between or repeat its first reading; orientd answers the claim with
+            // one fresh reading. Apart from that, the same orientations in the same order.
+            let shown = "iio-sensor-proxy: \(referenceStates)\norientd: \(orientdStates)"
+            let referenceChanges = referenceStates.filter { $0 != "undefined" }.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+            #expect(referenceChanges == orientdStates, "\(shown)")
+            #expect(orientdStates == ["normal"] + Self.turns.map(\.1), "\(shown)")
+        }
+
         /// An hwmon light sensor (Apple's applesmc, udev type hwmon-als), run through the same
         /// script on Debian's iio-sensor-proxy 3.0 and on orientd: both report the brighter of
         /// its two levels in percent of 255, unit `vendor`, as monitor-sensor shows. The one

@@ -1,13 +1,34 @@
+import Logging
 import OrientationCore
 
-/// What the sensor thread needs from an accelerometer: `IIOAccelerometer` is the one real kind
-/// (polled, or through a kernel buffer with `BufferedCapture`); a recorded trace is replayed by
-/// `TracePlayer`, a sample feed of its own. A source is used only on the thread that opened it.
+/// What the sensor thread needs from an accelerometer: an `IIOAccelerometer` (polled, or through
+/// a kernel buffer with `BufferedCapture`) or an `InputAccelerometer` (evdev); a recorded trace is
+/// replayed by `TracePlayer`, a sample feed of its own. A source is used only on the thread that
+/// opened it.
 public protocol AccelerometerSource: AnyObject {
     var info: SensorInfo { get }
     /// Reads one acceleration in the sensor's own axes (scale and offset applied, not the mount
     /// matrix: the poller applies `info.mountMatrix`, keeping both), in m/s².
     func readCalibrated() throws(SensorReadError) -> Vector3
+    /// Nobody needs readings for now: let go of what reading holds (the next read takes it again).
+    func goIdle()
+}
+
+extension AccelerometerSource {
+    public func goIdle() {}
+}
+
+/// Every accelerometer of a context, the display one first: the IIO ones (`IIOAccelerometer`),
+/// or on this machine, when it has no IIO accelerometer, its first input one (`InputAccelerometer`).
+public enum Accelerometers {
+    public static func openAll(uri: String, configured: [String: DeviceSettings] = [:], logger: Logger) throws -> [any AccelerometerSource] {
+        do {
+            return try IIOAccelerometer.openAll(uri: uri, configured: configured, logger: logger)
+        } catch let error where uri == "local:" && !(error is CalibrationRefusal) {
+            guard let input = InputAccelerometer.openFirst(configured: configured, logger: logger) else { throw error }
+            return [input]
+        }
+    }
 }
 
 /// A source that can also capture through a kernel buffer: scans at the device's own rate, each

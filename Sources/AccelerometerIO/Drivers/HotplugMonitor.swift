@@ -3,7 +3,8 @@ import COrientdShim
 import Glibc
 import Logging
 
-/// Follows udev's events for the devices orientd reads (IIO devices, hwmon light sensors: add,
+/// Follows udev's events for the devices orientd reads (IIO devices, hwmon light sensors, input
+/// accelerometers and proximity switches: add,
 /// remove, change) on orientd's event thread and hands each to `onEvent`, so the pollers learn at
 /// once that a sensor went away or appeared.
 public final class HotplugMonitor: DescriptorWatch, @unchecked Sendable {
@@ -14,7 +15,7 @@ public final class HotplugMonitor: DescriptorWatch, @unchecked Sendable {
     private var sysname = [CChar](repeating: 0, count: 256)
     private var subsystem = [CChar](repeating: 0, count: 32)
     /// The subsystems whose devices orientd reads.
-    public static let subsystems = ["iio", "hwmon"]
+    public static let subsystems = ["iio", "hwmon", "input"]
 
     /// Opens the monitor and adds it to `loop`; throws when udev cannot be listened to (no
     /// netlink, e.g. in a container), in which case the poller still retries on its own.

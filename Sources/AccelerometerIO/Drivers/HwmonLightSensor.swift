@@ -67,7 +67,7 @@ struct HwmonLightSensor: AmbientLightSource {
     /// "hwmon2" before "hwmon10".
     private static func kernelOrder(_ a: String, _ b: String) -> Bool {
         let (aNumber, bNumber) = (Int(a.drop { !$0.isNumber }), Int(b.drop { !$0.isNumber }))
-        if let aNumber, let bNumber, a.prefix { !$0.isNumber } == b.prefix { !$0.isNumber } { return aNumber < bNumber }
+        if let aNumber, let bNumber, a.prefix(while: { !$0.isNumber }) == b.prefix(while: { !$0.isNumber }) { return aNumber < bNumber }
         return a < b
     }
 }

@@ -88,9 +88,21 @@ public final class SensorPoller: SampleFeed, Sendable {
 
     /// What udev says happened to an IIO device; called from any thread.
     public func hotplug(_ event: HotplugEvent) {
-        guard event.subsystem == "iio" else { return }
+        switch event.subsystem {
+        case "iio":
+            break
+        case "input" where event.action == .remove || Self.isInputAccelerometer(event.sysname):
+            // Only accelerometers: a keyboard or a mouse plugged in must not reopen the sensor.
+            break
+        default:
+            return
+        }
         hotplugEvents.post(event)
         thread.wake()
+    }
+
+    private static func isInputAccelerometer(_ sysname: String) -> Bool {
+        sysname.hasPrefix("event") && UdevProperties.value("ID_INPUT_ACCELEROMETER", subsystem: "input", sysname: sysname) == "1"
     }
 
     /// The thread's loop: does what `SensorLoop` decides, one action at a time, and tells it what
@@ -133,6 +145,7 @@ public final class SensorPoller: SampleFeed, Sendable {
                 loop.demand(needed: !(demand?.goIdleUnlessNeeded(at: now) ?? false), at: now)
             case .pause:
                 capture.release(sources)
+                for source in sources { source.goIdle() }
                 logger.debug("no client needs the sensor: not reading it until one does")
                 onReading(.paused(time: now))
             case .resume:

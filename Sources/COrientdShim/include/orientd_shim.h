@@ -90,6 +90,31 @@ ssize_t orientd_udev_sensor_hwdb_match(const char *sysname, char *buffer, size_t
 /// The /sys path of the device SUBSYSTEM/SYSNAME; returns its length or a negative errno value.
 ssize_t orientd_udev_device_syspath(const char *subsystem, const char *sysname, char *buffer, size_t length);
 
+typedef struct orientd_evdev orientd_evdev;
+
+/// Opens an input device node ("/dev/input/event7", as udev names it) with libevdev. On
+/// failure returns NULL and stores a positive errno value in *error.
+orientd_evdev *orientd_evdev_open(const char *devnode, int *error);
+void orientd_evdev_close(orientd_evdev *device);
+/// The device's name, as the driver gives it.
+const char *orientd_evdev_name(const orientd_evdev *device);
+/// Whether it has ABS_X, ABS_Y and ABS_Z: an accelerometer.
+bool orientd_evdev_is_accelerometer(const orientd_evdev *device);
+/// ABS_X's resolution: units per g for an accelerometer, 0 when the driver gives none.
+int orientd_evdev_resolution(const orientd_evdev *device);
+/// Whether it has the switch SW_FRONT_PROXIMITY.
+bool orientd_evdev_has_proximity_switch(const orientd_evdev *device);
+/// The current ABS_X, ABS_Y and ABS_Z. Returns 0, or a negative errno value.
+int orientd_evdev_read_axes(const orientd_evdev *device, int32_t values[3]);
+/// SW_FRONT_PROXIMITY now: 1 near, 0 far, or a negative errno value.
+int orientd_evdev_read_proximity(const orientd_evdev *device);
+
+/// The event device nodes ("/dev/input/event7") of the devices in subsystem input whose udev
+/// PROPERTY is "1" (ID_INPUT_ACCELEROMETER, ID_INPUT_SWITCH), in the kernel's order, each ended
+/// by a NUL in buffer (those that do not fit are left out). Returns how many, or a negative errno
+/// value.
+int orientd_udev_input_devices(const char *property, char *buffer, size_t length);
+
 typedef struct orientd_udev_monitor orientd_udev_monitor;
 
 /// The most subsystems one monitor follows.

@@ -22,4 +22,20 @@ void umockdev_shim_testbed_remove(umockdev_shim_testbed *testbed, const char *sy
 /// Sets a udev property of a device (as a hwdb update would); emits no uevent.
 void umockdev_shim_testbed_set_property(umockdev_shim_testbed *testbed, const char *syspath,
                                         const char *name, const char *value);
+
+typedef struct umockdev_shim_evdev umockdev_shim_evdev;
+
+/// Emulates DEVNODE ("/dev/input/event7", which the testbed's description must create) as an
+/// evdev device named NAME: an accelerometer (ABS_X, ABS_Y, ABS_Z, INPUT_PROP_ACCELEROMETER, axes
+/// with RESOLUTION units per g, 0 for none) when ACCELEROMETER is non-zero, else a switch device
+/// with SW_FRONT_PROXIMITY. Returns NULL with the message in error on failure.
+umockdev_shim_evdev *umockdev_shim_evdev_attach(umockdev_shim_testbed *testbed, const char *devnode, const char *name,
+                                                int accelerometer, int resolution, char *error, unsigned long error_length);
+/// The values EVIOCGABS reports from now on.
+void umockdev_shim_evdev_set_axes(umockdev_shim_evdev *device, int x, int y, int z);
+/// The state EVIOCGSW reports for SW_FRONT_PROXIMITY from now on.
+void umockdev_shim_evdev_set_near(umockdev_shim_evdev *device, int near);
+/// How many ioctls the device has answered.
+int umockdev_shim_evdev_ioctls(const umockdev_shim_evdev *device);
+void umockdev_shim_evdev_free(umockdev_shim_evdev *device);
 #endif

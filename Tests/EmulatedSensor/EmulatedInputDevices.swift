@@ -1,0 +1,100 @@
+import CUmockdevShim
+import Foundation
+import OrientationCore
+
+/// An evdev device of an emulated testbed (`/dev/input/eventN`), answering ioctls as the kernel's
+/// input core does (libevdev's when it opens a device, EVIOCGABS, EVIOCGSW): its axes or its
+/// proximity switch can be changed at any time.
+public final class EmulatedEvdev: @unchecked Sendable {
+    private let handle: OpaquePointer
+
+    init(testbed: OpaquePointer, devnode: String, name: String, accelerometer: Bool, resolution: Int32) throws {
+        var error = [CChar](repeating: 0, count: 512)
+        guard let handle = umockdev_shim_evdev_attach(testbed, devnode, name, accelerometer ? 1 : 0, resolution, &error, UInt(error.count)) else {
+            throw EmulationError("cannot emulate \(devnode): \(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+        }
+        self.handle = handle
+    }
+
+    deinit { umockdev_shim_evdev_free(handle) }
+
+    /// The raw values of ABS_X, ABS_Y and ABS_Z.
+    public func setAxes(_ raw: Vector3) {
+        umockdev_shim_evdev_set_axes(handle, Int32(raw.x), Int32(raw.y), Int32(raw.z))
+    }
+
+    /// 1 g (256 units) pointing as docs/conventions.md says for `orientation`.
+    public func turn(to orientation: Orientation) {
+        setAxes(EmulatedAccelerometer.rawCounts(for: orientation))
+    }
+
+    public func setNear(_ near: Bool) { umockdev_shim_evdev_set_near(handle, near ? 1 : 0) }
+
+    /// How many ioctls the device has answered so far.
+    public var ioctls: Int { Int(umockdev_shim_evdev_ioctls(handle)) }
+}
+
+extension EmulatedAccelerometer {
+    public static let inputAccelerometerPath = "/devices/platform/lis3lv02d/input/input7"
+    public static let inputProximityPath = "/devices/platform/gpio-keys/input/input4"
+
+    /// A testbed holding an input-subsystem accelerometer (a lis3lv02d laptop's: udev
+    /// `ID_INPUT_ACCELEROMETER=1`, marked input-accel for iio-sensor-proxy), /dev/input/event7,
+    /// in `orientation` at 256 units per g (no resolution given, as iio-sensor-proxy assumes),
+    /// with udev `properties` on its event device (ACCEL_MOUNT_MATRIX...).
+    public static func inputAccelerometer(_ orientation: Orientation = .portrait, properties: [String: String] = [:],
+                                          otherDevices: String = "") throws -> (testbed: EmulatedAccelerometer, device: EmulatedEvdev) {
+        var extra = ""
+        for (name, value) in properties.sorted(by: { $0.key < $1.key }) { extra += "E: \(name)=\(value)\n" }
+        let testbed = try EmulatedAccelerometer(onlyDevices: """
+            P: \(inputAccelerometerPath)/event7
+            N: input/event7
+            E: SUBSYSTEM=input
+            E: DEVNAME=/dev/input/event7
+            E: ID_INPUT=1
+            E: ID_INPUT_ACCELEROMETER=1
+            E: IIO_SENSOR_PROXY_TYPE=input-accel
+            \(extra)A: dev=13:71\\n
+
+            P: \(inputAccelerometerPath)
+            E: SUBSYSTEM=input
+            E: NAME="ST LIS3LV02DL Accelerometer"
+            E: ID_INPUT=1
+            E: ID_INPUT_ACCELEROMETER=1
+            A: name=ST LIS3LV02DL Accelerometer\\n
+            A: capabilities/abs=7\\n
+            A: properties=40\\n
+
+            """ + (otherDevices.isEmpty ? "" : "\n" + otherDevices))
+        let device = try EmulatedEvdev(testbed: testbed.testbed, devnode: "/dev/input/event7", name: "ST LIS3LV02DL Accelerometer",
+                                       accelerometer: true, resolution: 0)
+        device.turn(to: orientation)
+        return (testbed, device)
+    }
+
+    /// umockdev's description of a phone's proximity switch: gpio-keys' /dev/input/event4 with
+    /// SW_FRONT_PROXIMITY (udev `ID_INPUT_SWITCH=1`; its capabilities/sw as the kernel shows it).
+    public static let inputProximitySensor = """
+        P: \(inputProximityPath)/event4
+        N: input/event4
+        E: SUBSYSTEM=input
+        E: DEVNAME=/dev/input/event4
+        E: ID_INPUT=1
+        E: ID_INPUT_SWITCH=1
+        A: dev=13:68\\n
+
+        P: \(inputProximityPath)
+        E: SUBSYSTEM=input
+        E: NAME="gpio_keys"
+        E: ID_INPUT=1
+        E: ID_INPUT_SWITCH=1
+        A: name=gpio_keys\\n
+        A: capabilities/sw=800\\n
+
+        """
+
+    /// Emulates the proximity switch's /dev/input/event4 in this testbed (described by `inputProximitySensor`).
+    public func attachInputProximity() throws -> EmulatedEvdev {
+        try EmulatedEvdev(testbed: testbed, devnode: "/dev/input/event4", name: "gpio_keys", accelerometer: false, resolution: 0)
+    }
+}
