@@ -95,12 +95,21 @@ int orientd_evdev_read_axes(const orientd_evdev *device, int32_t values[3])
     return 0;
 }
 
-int orientd_evdev_read_proximity(const orientd_evdev *device)
+static int proximity_of(int fd)
 {
-    drain(device);
     unsigned char state[(SW_CNT + 7) / 8];
     memset(state, 0, sizeof state);
-    if (ioctl(device->fd, EVIOCGSW(sizeof state), state) < 0)
+    if (ioctl(fd, EVIOCGSW(sizeof state), state) < 0)
         return -errno;
     return (state[SW_FRONT_PROXIMITY / 8] >> (SW_FRONT_PROXIMITY % 8)) & 1;
+}
+
+int orientd_evdev_proximity_at(const char *devnode)
+{
+    int fd = open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    int result = proximity_of(fd);
+    close(fd);
+    return result;
 }

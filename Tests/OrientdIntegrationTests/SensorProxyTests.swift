@@ -241,6 +241,36 @@ extension IntegrationTests {
             #expect(orientdStates == ["normal"] + Self.turns.map(\.1), "\(shown)")
         }
 
+        /// A phone's proximity switch (gpio-keys' SW_FRONT_PROXIMITY; iio-sensor-proxy 3.6's
+        /// input-proximity, which Debian's 3.0 lacks): monitor-sensor sees it near and far
+        /// through orientd's D-Bus face, and a socket subscriber alike.
+        @Test func anInputProximitySwitchIsNearAndFar() throws {
+            let sensor = try EmulatedAccelerometer(attributes: EmulatedAccelerometer.standardAttributes(.portrait),
+                                                   otherDevices: EmulatedAccelerometer.inputProximitySensor)
+            let proximity = try sensor.attachInputProximity()
+            let bench = try SensorProxyBench()
+            let daemon = try bench.orientd(sensor)
+            let monitor = try bench.startMonitorSensor()
+            defer { monitor.stop() }
+            try #require(monitor.waitForLine(containing: "=== Has proximity sensor (near: 0)"), "\(monitor.outputText)\n\(daemon.log)")
+            let connection = try rawConnection(to: daemon, timeout: 10)
+            _ = try connection.readJSON()
+            try connection.send(#"{"id":1,"method":"subscribe","events":["proximityStateDidChange"]}"#)
+            for near in [true, false, true] {
+                let seen = monitor.output.count
+                proximity.setNear(near)
+                #expect(waitUntil(timeout: 10) { monitor.output.dropFirst(seen).contains { $0.text.hasSuffix("Proximity value changed: \(near ? 1 : 0)") } },
+                        "\(monitor.outputText)\n\(daemon.log)")
+            }
+            var states: [Bool] = []
+            while states.count < 4, let line = try connection.readJSON() {
+                if case .bool(let near)? = line["proximityState"] ?? line["result"]?["proximityState"] { states.append(near) }
+            }
+            #expect(states == [false, true, false, true], "\(states)")
+            let status = try daemon.client().call("status")
+            #expect(status["proximity"]?["device"] == .string("event4 (gpio_keys)"), "\(status)")
+        }
+
         /// An hwmon light sensor (Apple's applesmc, udev type hwmon-als), run through the same
         /// script on Debian's iio-sensor-proxy 3.0 and on orientd: both report the brighter of
         /// its two levels in percent of 255, unit `vendor`, as monitor-sensor shows. The one

@@ -64,6 +64,9 @@ extension IntegrationTests {
                 if let match = line.firstMatch(of: /^SUBSYSTEM=="hwmon", TEST=="([^"]+)", TAG\+="systemd", ENV\{SYSTEMD_WANTS\}\+="orientd.service"$/) {
                     return "/sys/class/hwmon/hwmon*/" + match.1
                 }
+                if let match = line.firstMatch(of: /^SUBSYSTEM=="input", .*SYMLINK\+="([^"]+)%k", TAG\+="systemd", ENV\{SYSTEMD_WANTS\}\+="orientd.service"$/) {
+                    return "/dev/" + match.1 + "*"
+                }
                 return nil
             }
             for sensor in ["in_accel_x_raw", "scan_elements/in_accel_x_en", "in_illuminance_input", "in_illuminance0_input",
@@ -71,6 +74,7 @@ extension IntegrationTests {
                 #expect(tested.contains("/sys/bus/iio/devices/iio:device*/" + sensor), "61-orientd.rules does not start orientd for \(sensor)")
             }
             #expect(tested.contains("/sys/class/hwmon/hwmon*/light"), "61-orientd.rules does not start orientd for an hwmon light sensor")
+            #expect(tested.contains("/dev/orientd/input-accel-*"), "61-orientd.rules does not start orientd for an input accelerometer")
             for unit in ["orientd.service", "orientd.socket"] {
                 let text = try String(contentsOfFile: Self.root + "/systemd/" + unit, encoding: .utf8)
                 let globs = text.split(separator: "\n").compactMap { line -> String? in

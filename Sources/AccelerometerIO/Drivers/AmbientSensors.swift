@@ -156,8 +156,18 @@ struct LightSensor: AmbientLightSource {
     }
 }
 
-/// A proximity sensor: its raw value and the near level it is compared with.
-struct ProximitySensor {
+/// What the ambient thread needs of a proximity sensor, IIO (`ProximitySensor`) or an input
+/// switch (`InputProximitySensor`).
+protocol AmbientProximitySource {
+    var found: AmbientLoop.Found { get }
+    /// How it is read, for the log.
+    var howRead: String { get }
+    /// The raw value compared with `found.nearLevel`, or why there is none.
+    func read() -> AmbientLoop.Reading
+}
+
+/// An IIO proximity sensor: its raw value and the near level it is compared with.
+struct ProximitySensor: AmbientProximitySource {
     static let channels = ["in_proximity", "in_proximity0"]
     /// Polled this often while needed, as iio-sensor-proxy does.
     static let interval = 0.7
@@ -194,6 +204,8 @@ struct ProximitySensor {
         AmbientLoop.Found(device: files.device.description, sysname: files.sysname, interval: Self.interval, nearLevel: nearLevel)
     }
 
+    var howRead: String { "reading \(file) (near above \(formatDecimal(nearLevel))) every \(formatDecimal(Self.interval)) s while needed" }
+
     /// The raw value, or why there is none.
     func read() -> AmbientLoop.Reading {
         files.readValue(file, of: "the proximity sensor") { raw in
@@ -207,17 +219,23 @@ struct ProximitySensor {
 enum AmbientDiscovery {
     struct Result {
         var light: (any AmbientLightSource)?
-        var proximity: ProximitySensor?
+        var proximity: (any AmbientProximitySource)?
         var compass: CompassSensor?
         /// Why sensors that were seen are not used.
         var refusals: [String] = []
+
+        /// This machine's light and proximity sensors that are not IIO devices, where none was found.
+        mutating func addLocalNonIIOSensors() {
+            if light == nil { light = HwmonLightSensor.discover() }
+            if proximity == nil { proximity = InputProximitySensor.discover() }
+        }
     }
 
-    /// The sensors of `context`; on this machine's (`local:`) an hwmon light sensor too, when
-    /// the context has no IIO one.
+    /// The sensors of `context`; on this machine's (`local:`) an hwmon light sensor and an
+    /// input proximity switch too, where the context has no IIO one.
     static func discover(in context: IIOContext) -> Result {
         var result = discover(context.devices.map { IIODeviceFiles(context: context, device: $0) })
-        if result.light == nil, context.isLocal { result.light = HwmonLightSensor.discover() }
+        if context.isLocal { result.addLocalNonIIOSensors() }
         return result
     }
 

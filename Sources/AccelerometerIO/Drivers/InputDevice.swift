@@ -36,9 +36,10 @@ final class InputDevice {
         return (values[0], values[1], values[2])
     }
 
-    /// Whether SW_FRONT_PROXIMITY is on now.
-    func readProximity() throws(InputDeviceError) -> Bool {
-        let result = orientd_evdev_read_proximity(handle)
+    /// Whether SW_FRONT_PROXIMITY of the device at `devnode` is on now: the device is opened
+    /// for this one question.
+    static func proximity(at devnode: String) throws(InputDeviceError) -> Bool {
+        let result = orientd_evdev_proximity_at(devnode)
         if result < 0 { throw InputDeviceError(devnode: devnode, code: -result) }
         return result == 1
     }

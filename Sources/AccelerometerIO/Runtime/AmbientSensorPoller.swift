@@ -102,7 +102,7 @@ public final class AmbientSensorPoller: Sendable {
             // hwmon light sensor is not IIO.
             logger.debug("no IIO ambient sensors: \(error)")
             var result = AmbientDiscovery.Result()
-            if uri.hasPrefix("local:") { result.light = HwmonLightSensor.discover() }
+            if uri.hasPrefix("local:") { result.addLocalNonIIOSensors() }
             return result
         }
     }
@@ -125,7 +125,7 @@ public final class AmbientSensorPoller: Sendable {
             let how = found.light?.howRead ?? ""
             logger.notice("found the ambient light sensor \(device): \(how)")
         case .proximityAppeared(let device):
-            let how = found.proximity.map { "reading \($0.file) (near above \(formatDecimal($0.nearLevel))) every \(formatDecimal(ProximitySensor.interval)) s while needed" } ?? ""
+            let how = found.proximity?.howRead ?? ""
             logger.notice("found the proximity sensor \(device): \(how)")
         case .lightGone(let reason):
             logger.warning("the ambient light sensor is gone: \(reason)")

@@ -106,8 +106,10 @@ int orientd_evdev_resolution(const orientd_evdev *device);
 bool orientd_evdev_has_proximity_switch(const orientd_evdev *device);
 /// The current ABS_X, ABS_Y and ABS_Z. Returns 0, or a negative errno value.
 int orientd_evdev_read_axes(const orientd_evdev *device, int32_t values[3]);
-/// SW_FRONT_PROXIMITY now: 1 near, 0 far, or a negative errno value.
-int orientd_evdev_read_proximity(const orientd_evdev *device);
+/// SW_FRONT_PROXIMITY of the device node DEVNODE now: 1 near, 0 far, or a negative errno value.
+/// The node is opened for this one question (an open, an ioctl, a close: no libevdev set-up, and
+/// nothing held between polls).
+int orientd_evdev_proximity_at(const char *devnode);
 
 /// The event device nodes ("/dev/input/event7") of the devices in subsystem input whose udev
 /// PROPERTY is "1" (ID_INPUT_ACCELEROMETER, ID_INPUT_SWITCH), in the kernel's order, each ended
