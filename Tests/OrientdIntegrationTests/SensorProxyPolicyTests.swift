@@ -88,6 +88,35 @@ extension IntegrationTests {
             #expect(daemon.stop() == 0, "\(daemon.log)")
         }
 
+        /// The switch for a system without geoclue, as the policy file's comment and the README
+        /// say it: a drop-in with a `<policy user="NAME">` holding the geoclue policy's four allow
+        /// lines lets NAME (here nobody) call the compass.
+        @Test func aDropInLetsAnotherUserCallTheCompass() throws {
+            let shipped = try String(contentsOfFile: SystemdTests.root + "/dbus/net.hadess.SensorProxy.conf", encoding: .utf8)
+            let start = try #require(shipped.range(of: #"<policy user="geoclue">"#))
+            let end = try #require(shipped.range(of: "</policy>", range: start.upperBound..<shipped.endIndex))
+            let allows = shipped[start.upperBound..<end.lowerBound]
+            let directory = makeScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let dropIn = directory + "/compass-for-nobody.conf"
+            try """
+                <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+                 "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+                <busconfig>
+                  <policy user="nobody">\(allows)</policy>
+                </busconfig>
+                """.write(toFile: dropIn, atomically: true, encoding: .utf8)
+            chmod(directory, 0o755)
+            chmod(dropIn, 0o644)
+            let bench = try SensorProxyBench(policy: .denyingAllBut(including: [SystemdTests.root + "/dbus/net.hadess.SensorProxy.conf", dropIn]))
+            let daemon = try bench.orientd(try EmulatedAccelerometer.standard())
+            try Self.waitForOwner(daemon, on: bench)
+            let read = try bench.dbusSend(["--dest=" + Self.address, "/net/hadess/SensorProxy/Compass", "org.freedesktop.DBus.Properties.Get",
+                                           "string:net.hadess.SensorProxy.Compass", "string:HasCompass"])
+            #expect(read.status == 0 && read.standardOutput.contains("boolean false"), "nobody: \(read.standardOutput)\(read.standardError)")
+            #expect(daemon.stop() == 0, "\(daemon.log)")
+        }
+
         /// A private dbus-daemon, deny-by-default as Debian's system bus, with orientd's policy file.
         static func policyBench() throws -> SensorProxyBench {
             try SensorProxyBench(policy: .denyingAllBut(including: [SystemdTests.root + "/dbus/net.hadess.SensorProxy.conf"]))
