@@ -92,13 +92,20 @@ static uint32_t subsystem_hash(const char *text)
 void umockdev_shim_testbed_uevent(umockdev_shim_testbed *shim, const char *syspath,
                                   const char *action)
 {
+    umockdev_shim_testbed_uevent_in(shim, syspath, "iio", action);
+}
+
+void umockdev_shim_testbed_uevent_in(umockdev_shim_testbed *shim, const char *syspath, const char *subsystem,
+                                     const char *action)
+{
     static unsigned long long seqnum = 1;
     const char *devpath = strncmp(syspath, "/sys", 4) == 0 ? syspath + 4 : syspath;
     const char *name = strrchr(devpath, '/') ? strrchr(devpath, '/') + 1 : devpath;
     char properties[1024];
     int length = snprintf(properties, sizeof properties,
-                          "ACTION=%s%cDEVPATH=%s%cSUBSYSTEM=iio%cSEQNUM=%llu%cDEVNAME=/dev/%s",
-                          action, 0, devpath, 0, 0, seqnum++, 0, name) + 1;
+                          "ACTION=%s%cDEVPATH=%s%cSUBSYSTEM=%s%cSEQNUM=%llu%cDEVNAME=/dev/%s%s",
+                          action, 0, devpath, 0, subsystem, 0, seqnum++, 0,
+                          strcmp(subsystem, "input") == 0 ? "input/" : "", name) + 1;
 
     struct monitor_header header;
     memset(&header, 0, sizeof header);
@@ -107,7 +114,7 @@ void umockdev_shim_testbed_uevent(umockdev_shim_testbed *shim, const char *syspa
     header.header_size = sizeof header;
     header.properties_off = sizeof header;
     header.properties_len = (unsigned int)length;
-    header.filter_subsystem_hash = htonl(subsystem_hash("iio"));
+    header.filter_subsystem_hash = htonl(subsystem_hash(subsystem));
     struct iovec parts[2] = { { &header, sizeof header }, { properties, (size_t)length } };
     struct msghdr message;
     memset(&message, 0, sizeof message);

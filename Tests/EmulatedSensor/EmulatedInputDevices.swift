@@ -93,6 +93,13 @@ extension EmulatedAccelerometer {
 
         """
 
+    /// The input device at `path` (its event device: ".../input4/event4") goes, with udev's
+    /// `remove` event.
+    public func unplugInput(at path: String) {
+        umockdev_shim_testbed_uevent_in(testbed, "/sys" + path, "input", "remove")
+        umockdev_shim_testbed_remove(testbed, "/sys" + path)
+    }
+
     /// Emulates the proximity switch's /dev/input/event4 in this testbed (described by `inputProximitySensor`).
     public func attachInputProximity() throws -> EmulatedEvdev {
         try EmulatedEvdev(testbed: testbed, devnode: "/dev/input/event4", name: "gpio_keys", accelerometer: false, resolution: 0)

@@ -1,6 +1,7 @@
 import EmulatedSensor
 import Foundation
 import OrientationCore
+import OrientdProtocol
 import ProcessHarness
 import Testing
 
@@ -212,11 +213,13 @@ extension IntegrationTests {
                 }
                 return Self.orientations(in: monitor.output.map { $0.text.trimmingCharacters(in: .whitespaces) })
             }
-            // A second daemon, socket only, read once by a get and then left alone: by the end of
-            // the two scripts it has let its device go (the idle wait overlaps them).
-            let idleEmulation = try EmulatedAccelerometer.inputAccelerometer(.landscapeLeft)
+            // A second daemon, socket only, with a mount matrix from udev (a half turn in the
+            // screen's plane), read once by a get and then left alone: by the end of the two
+            // scripts it has let its device go (the idle wait overlaps them).
+            let idleEmulation = try EmulatedAccelerometer.inputAccelerometer(.landscapeLeft, properties: ["ACCEL_MOUNT_MATRIX": "-1, 0, 0; 0, -1, 0; 0, 0, 1"])
             let idleDaemon = try Daemon(sensor: idleEmulation.testbed)
-            #expect(try idleDaemon.currentOrientation() == "landscapeLeft", "\(idleDaemon.log)")
+            #expect(try idleDaemon.currentOrientation() == "landscapeRight", "\(idleDaemon.log)")
+            #expect(idleDaemon.log.contains("from udev property ACCEL_MOUNT_MATRIX of event7"), "\(idleDaemon.log)")
 
             let bench = try SensorProxyBench()
             let emulated = try EmulatedAccelerometer.inputAccelerometer(.portrait)
@@ -249,7 +252,8 @@ extension IntegrationTests {
 
         /// A phone's proximity switch (gpio-keys' SW_FRONT_PROXIMITY; iio-sensor-proxy 3.6's
         /// input-proximity, which Debian's 3.0 lacks): monitor-sensor sees it near and far
-        /// through orientd's D-Bus face, and a socket subscriber alike.
+        /// through orientd's D-Bus face, and a socket subscriber alike, and both see it go when
+        /// udev removes it.
         @Test func anInputProximitySwitchIsNearAndFar() throws {
             let sensor = try EmulatedAccelerometer(attributes: EmulatedAccelerometer.standardAttributes(.portrait),
                                                    otherDevices: EmulatedAccelerometer.inputProximitySensor)
@@ -275,6 +279,14 @@ extension IntegrationTests {
             #expect(states == [false, true, false, true], "\(states)")
             let status = try daemon.client().call("status")
             #expect(status["proximity"]?["device"] == .string("event4 (gpio_keys)"), "\(status)")
+            // Unplugged (udev's `remove` of event4): gone on both faces.
+            sensor.unplugInput(at: EmulatedAccelerometer.inputProximityPath + "/event4")
+            var gone: JSONValue?
+            while gone == nil, let line = try connection.readJSON() {
+                if line["sensor"] == .string("proximity") { gone = line }
+            }
+            #expect(gone?["available"] == .bool(false), "\(String(describing: gone))\n\(daemon.log)")
+            #expect(waitUntil(timeout: 10) { monitor.outputText.contains("Proximity sensor disappeared") }, "\(monitor.outputText)")
         }
 
         /// An hwmon light sensor (Apple's applesmc, udev type hwmon-als), run through the same

@@ -14,9 +14,12 @@ const char *umockdev_shim_testbed_root(const umockdev_shim_testbed *testbed);
 /// with the message copied into error.
 int umockdev_shim_testbed_add(umockdev_shim_testbed *testbed, const char *description,
                               char *error, unsigned long error_length);
-/// Emits a uevent ("add", "remove", "change") for a device's /sys path.
+/// Emits a uevent ("add", "remove", "change") for an IIO device's /sys path.
 void umockdev_shim_testbed_uevent(umockdev_shim_testbed *testbed, const char *syspath,
                                   const char *action);
+/// The same for a device of SUBSYSTEM ("input", "hwmon").
+void umockdev_shim_testbed_uevent_in(umockdev_shim_testbed *testbed, const char *syspath, const char *subsystem,
+                                     const char *action);
 /// Removes a device (its /sys directory and udev record); emits no uevent.
 void umockdev_shim_testbed_remove(umockdev_shim_testbed *testbed, const char *syspath);
 /// Sets a udev property of a device (as a hwdb update would); emits no uevent.
