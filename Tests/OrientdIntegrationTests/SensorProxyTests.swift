@@ -333,6 +333,15 @@ extension IntegrationTests {
             #expect(bench.property("LightLevelUnit") == #"s "vendor""#)
             let status = try daemon.client().call("status")
             #expect(status["light"]?["device"] == .string("hwmon3 (applesmc)"), "\(status)")
+            let connection = try rawConnection(to: daemon, timeout: 10)
+            _ = try connection.readJSON()
+            try connection.send(#"{"id":1,"method":"subscribe","events":["ambientLightDidChange"]}"#)
+            // The level, in the result or (the sensor asleep until now) in the first event.
+            var light: JSONValue?
+            while light == nil, let line = try connection.readJSON() {
+                light = line["result"]?["ambientLight"] ?? (line["event"] == .string("ambientLightDidChange") ? line : nil)
+            }
+            #expect(light?["level"] == .integer(100) && light?["unit"] == .string("vendor"), "\(String(describing: light))")
         }
 
         /// AccelerometerTilt as iio-sensor-proxy 3.6+ decides it (Debian's 3.0 has no tilt to run
