@@ -2,8 +2,9 @@
 /// judge made stricter, with every constant in `ClassifierSettings`.
 ///
 /// Per sample: set aside what cannot be a real acceleration (it counts as a failed read); low-pass
-/// filter the vector (restarting after gaps); gate on magnitude (free fall decides nothing,
-/// acceleration locks decisions out for a while); lying flat (|tilt| ≥ 80°) proposes
+/// filter the vector (restarting after gaps); gate on magnitude, in units of the device's own 1 g
+/// learnt at rest (`GravityLearner`: a driver whose scale is off by a constant factor still turns)
+/// — free fall decides nothing, acceleration locks decisions out for a while; lying flat (|tilt| ≥ 80°) proposes
 /// faceUp/faceDown, otherwise the in-plane angle (x and y only: the sign of z never picks among
 /// the in-plane four) proposes the nearest orientation, with hysteresis around the current one
 /// and a tilt limit per orientation. A proposal is published once it has held for the settle time
@@ -28,7 +29,12 @@ public struct Classifier: Sendable {
     /// meanwhile, so these waits keep their length in milliseconds.
     public var isDeciding: Bool { candidate != nil || waitsToLieFlat }
 
+    /// What this device reads at rest (m/s²), once learnt; a correct driver reads about
+    /// `settings.gravity`.
+    public var gravityAtRest: Double? { gravityLearner.gravityAtRest }
+
     private var filter: LowPassFilter
+    private var gravityLearner = GravityLearner()
     private var waitsToLieFlat = false
     private var candidate: (orientation: Orientation, since: Double)?
     private var lastReadingTime: Double?
@@ -67,14 +73,18 @@ public struct Classifier: Sendable {
         if restarted { forgetMotion() }
         let magnitude = filtered.magnitude
         let rawMagnitude = sample.acceleration.magnitude
-        guard magnitude >= settings.freeFallMagnitude, rawMagnitude >= settings.freeFallMagnitude else {
+        gravityLearner.note(magnitude: rawMagnitude, at: time)
+        // The gates in units of this device's 1 g: settings.gravity is what a correct driver reads.
+        let gravity = gravityLearner.gravity ?? settings.gravity
+        let scale = gravity / settings.gravity
+        guard magnitude >= settings.freeFallMagnitude * scale, rawMagnitude >= settings.freeFallMagnitude * scale else {
             return noteMissingReading(at: time)
         }
         lastReadingTime = time
         let currentAngles = OrientationAngles(of: filtered)
         angles = currentAngles
 
-        if isAccelerating(raw: rawMagnitude, filtered: magnitude) {
+        if isAccelerating(raw: rawMagnitude, filtered: magnitude, gravity: gravity, scale: scale) {
             lockedOutUntil = max(lockedOutUntil, time + settings.accelerationLockoutMs / 1000)
         }
         noteTilt(currentAngles.tilt, at: time)
@@ -115,6 +125,12 @@ public struct Classifier: Sendable {
         candidate = nil
     }
 
+    /// Another accelerometer was opened: what was learnt of the last one's 1 g is not its own.
+    public mutating func forgetDevice() {
+        gravityLearner.forget()
+        resume()
+    }
+
     /// Starts reading again after the sensor was left unread: what the device did meanwhile is
     /// unknown, so the filter and motion history are forgotten and the next usable sample decides
     /// at once (a `get` after an idle period must answer with a real reading, not a stale one).
@@ -137,9 +153,9 @@ public struct Classifier: Sendable {
         return publish(.unknown, at: time)
     }
 
-    private func isAccelerating(raw: Double, filtered: Double) -> Bool {
-        abs(raw - settings.gravity) > settings.accelerationTolerance
-            || abs(filtered - settings.gravity) > settings.accelerationTolerance
+    private func isAccelerating(raw: Double, filtered: Double, gravity: Double, scale: Double) -> Bool {
+        abs(raw - gravity) > settings.accelerationTolerance * scale
+            || abs(filtered - gravity) > settings.accelerationTolerance * scale
     }
 
     /// Tracks lying flat and swings towards flat, which start lockouts.

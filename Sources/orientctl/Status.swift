@@ -25,6 +25,7 @@ struct Status: ParsableCommand {
             reading:       \(sensor.reading ? "yes" : "no (no client needs it)"), \(number(sensor.rate)) times a second while it does
             mount matrix:  \(sensor.mountMatrix.map { $0.map(number).joined(separator: ", ") }.joined(separator: "; ")) from \(sensor.mountMatrixSource)
             """)
+        if let problem = sensor.scaleProblem { Output.line("scale:         \(problem)") }
         // A convertible's base accelerometer (or any other) is read along with the display one.
         if status.devices.count > 1 {
             Output.line("accelerometers:")

@@ -87,6 +87,12 @@ final class OrientationPipeline: Sendable {
             hub.sensorRead()
         case .readingsFailing(let error, let holding):
             logger.warning("cannot use a sensor reading: \(error); holding \(holding) until readings are good again")
+        case .scaleWrong(let atRest):
+            let g = atRest / state.withValue { $0.settings.gravity }
+            let problem = "reads \(formatDecimal((atRest * 100).rounded() / 100)) m/s² (\(formatDecimal((g * 100).rounded() / 100)) g) at rest: its scale is wrong; "
+                + "orientation still works (orientd judges in the units it reads); report it to the kernel driver, or correct in_accel_scale with a udev rule"
+            logger.warning("the display accelerometer \(problem)")
+            hub.sensorScaleWrong(problem)
         case .readingsRecovered(let failures, let after):
             logger.notice("sensor readings are good again after \(failures) failed reads over \(seconds(after))")
         }

@@ -48,6 +48,22 @@ import Testing
         #expect(tilts(pipeline.handle(.lost(reason: "gone"), wantsAngles: false)) == [.unknown])
     }
 
+    /// A display accelerometer read at ×0.3 is reported once, when its 1 g at rest is learnt;
+    /// one at the right scale never.
+    @Test(arguments: [(0.3, true), (1.0, false)])
+    func aWrongScaleIsReportedOnce(scale: Double, reported: Bool) {
+        var pipeline = ReadingPipeline()
+        _ = pipeline.handle(.opened([Self.display]), wantsAngles: false)
+        var reports: [Double] = []
+        for step in 0..<50 {
+            for action in pipeline.handle(sample(0, -Self.g * scale, 0, at: Double(step) * 0.04), wantsAngles: false) {
+                if case .scaleWrong(let atRest) = action { reports.append(atRest) }
+            }
+        }
+        #expect(reports.count == (reported ? 1 : 0), "\(reports)")
+        #expect(reports.allSatisfy { abs($0 - Self.g * scale) < 0.01 })
+    }
+
     @Test func anglesOnlyWhenSomeoneWantsThem() {
         var pipeline = ReadingPipeline()
         _ = pipeline.handle(.opened([Self.display]), wantsAngles: false)

@@ -27,11 +27,18 @@ public struct ReadingPipeline: Sendable {
         /// Readings started failing; the orientation held meanwhile.
         case readingsFailing(error: String, holding: Orientation)
         case readingsRecovered(failures: Int, after: Double)
+        /// The display accelerometer reads `readsAtRest` m/s² at rest, far from 1 g: its driver's
+        /// scale is wrong (orientation still works: the judge gates in its units). Once per device.
+        case scaleWrong(readsAtRest: Double)
     }
+
+    /// At rest, a correct driver reads 1 g within these factors; beyond them its scale is wrong.
+    public static let plausibleScale = 0.8...1.25
 
     public private(set) var settings: ClassifierSettings
     private var classifier: Classifier
     private var tilt = DeviceTilt.unknown
+    private var scaleReported = false
     private var tabletMode = TabletModeDetector()
     /// The accelerometers opened: the display one drives the screen; a base one the hinge.
     private var display: String?
@@ -73,12 +80,15 @@ public struct ReadingPipeline: Sendable {
             display = devices.first?.id
             base = devices.dropFirst().first { $0.location == .base }?.id
             tabletMode.reset()
-            classifier.resume()
+            // Perhaps another device: its 1 g is learnt afresh.
+            classifier.forgetDevice()
+            scaleReported = false
             let problem = base == nil ? "no base accelerometer: the hinge angle needs one in the display and one in the base" : "waiting for readings"
             return [.sensorPaused, .sensorOpened(devices), .hinge(TabletModeDetector.State(problem: problem))]
         case .lost(let reason):
             // The hub now says unknown; so must the classifier, to announce the next decision.
             classifier = Classifier(settings: settings)
+            scaleReported = false
             let tiltLost = tiltBecomes(.unknown)
             failingSince = nil
             failures = 0
@@ -109,6 +119,10 @@ public struct ReadingPipeline: Sendable {
             actions.append(.angles(angles, acceleration: sample.acceleration, raw: sample.raw, time: sample.time))
         }
         if let change { actions.append(.orientationChanged(change)) }
+        if !scaleReported, let atRest = classifier.gravityAtRest, !Self.plausibleScale.contains(atRest / settings.gravity) {
+            scaleReported = true
+            actions.append(.scaleWrong(readsAtRest: atRest))
+        }
         if change?.orientation == .unknown {
             actions += tiltBecomes(.unknown)
         } else if let angles = classifier.angles {

@@ -130,6 +130,12 @@ struct HubState {
         return changed()
     }
 
+    /// The display accelerometer reads far from 1 g at rest: `status` says so.
+    mutating func sensorScaleWrong(_ problem: String) {
+        sensor?.scaleProblem = problem
+        if !devices.isEmpty { devices[0].scaleProblem = problem }
+    }
+
     mutating func hingeChanged(_ newHinge: TabletModeDetector.State, at time: Double) -> [Action] {
         guard newHinge != hinge else { return [] }
         hinge = newHinge

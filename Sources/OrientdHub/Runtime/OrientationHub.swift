@@ -171,6 +171,11 @@ public final class OrientationHub: Sendable {
     }
 
     /// The hinge angle or tablet mode of a convertible changed: subscribers hear of it.
+    /// The display accelerometer reads far from 1 g at rest (`problem` says how far, and what to do).
+    public func sensorScaleWrong(_ problem: String) {
+        state.withLock { $0.machine.sensorScaleWrong(problem) }
+    }
+
     /// The display's tilt step changed.
     public func tiltDecided(_ tilt: DeviceTilt, at timestamp: Double = WallClock.now()) {
         step { $0.tiltDecided(tilt, at: timestamp) }
