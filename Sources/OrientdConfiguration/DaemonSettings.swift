@@ -15,6 +15,8 @@ public struct DaemonSettings: Equatable, Sendable {
     public var rate: Double = 25
     /// When the sensor is read at a slower rate because the device is still (SamplingPace).
     public var sampling = SamplingPace.Settings()
+    /// How long a sensor is still read after the last client that needed it let go.
+    public var keepReadingMs: Double = 5000
     public var maxClients = 1024
     /// A desktop session runs a handful of clients; 64 leaves room and still keeps one user from
     /// taking every place.

@@ -92,6 +92,8 @@ extension SettingKey {
                "How far a sample must be from the still device's averaged vector to count as motion. 1 is 6° of gravity and five times the noise of a noisy accelerometer (0.2 m/s²)."),
         number("still-after-ms", \.sampling.stillAfterMs, unit: "milliseconds", range: 0...60000,
                "After this long without motion, and with nothing left for the classifier to decide, the sensor goes back to still-rate. 1500 keeps the full rate through the pauses of one gesture and costs at most 1.5 s of full-rate reads per motion."),
+        number("keep-reading-ms", \.keepReadingMs, unit: "milliseconds", range: 0...600_000,
+               "After the last client that needed a sensor lets go (a subscriber leaves, a get is answered, a D-Bus claim is released), the sensor is still read this long: a burst of requests reads it once, and a client back at once finds it read. Then nothing is read until a client needs it."),
         wholeNumber("max-clients", \.maxClients, range: 1...1_000_000,
                     "Clients served at once; more are refused with an error."),
         wholeNumber("max-clients-per-user", \.maxClientsPerUser, range: 1...1_000_000,

@@ -98,10 +98,11 @@ struct Daemon {
         let uris = settings.uris.filter { $0 == "local:" } + settings.uris.filter { $0 != "local:" }
         // The main context's ambient light and proximity sensors and compass, read when found and
         // then only while claimed or subscribed to (none for a replay).
-        let ambient = invocation.replay == nil ? AmbientSensorPoller(uri: uris[0], logger: logger) : nil
+        let keepReading = settings.keepReadingMs / 1000
+        let ambient = invocation.replay == nil ? AmbientSensorPoller(uri: uris[0], keepReadingAfterRequest: keepReading, logger: logger) : nil
         let sensors = (invocation.replay.map { ["replay:\($0)"] } ?? uris).enumerated().map { index, uri in
             // A replayed trace plays regardless of clients; a sensor is read only while one needs it.
-            let demand = invocation.replay == nil ? ReadingDemand() : nil
+            let demand = invocation.replay == nil ? ReadingDemand(keepReadingAfterRequest: keepReading) : nil
             let hub = OrientationHub(
                 serverName: "orientd \(OrientdVersion.current)",
                 lockPolicy: LockPolicy(groupName: settings.lockGroup, logger: logger),

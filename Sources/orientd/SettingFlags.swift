@@ -11,6 +11,7 @@ struct DaemonFlags: ParsableArguments {
     @Option(help: help("still-rate")) var stillRate: String?
     @Option(help: help("motion-threshold")) var motionThreshold: String?
     @Option(help: help("still-after-ms")) var stillAfterMs: String?
+    @Option(help: help("keep-reading-ms")) var keepReadingMs: String?
     @Option(help: help("max-clients")) var maxClients: String?
     @Option(help: help("max-clients-per-user")) var maxClientsPerUser: String?
     @Option(help: help("state-file")) var stateFile: String?
@@ -21,7 +22,7 @@ struct DaemonFlags: ParsableArguments {
 
     var given: [(key: String, value: String?)] {
         [("uri", uri.isEmpty ? nil : uri.joined(separator: ",")), ("socket", socket), ("rate", rate), ("still-rate", stillRate),
-         ("motion-threshold", motionThreshold), ("still-after-ms", stillAfterMs), ("max-clients", maxClients),
+         ("motion-threshold", motionThreshold), ("still-after-ms", stillAfterMs), ("keep-reading-ms", keepReadingMs), ("max-clients", maxClients),
          ("max-clients-per-user", maxClientsPerUser), ("state-file", stateFile), ("lock-group", lockGroup),
          ("log-level", logLevel), ("sensor-proxy", sensorProxy.map { String($0) }),
          ("sensor-proxy-polkit", sensorProxyPolkit.map { String($0) })]

@@ -16,7 +16,7 @@ extension IntegrationTests {
             let sensor = try EmulatedAccelerometer.buffered(rawAttributes: .landscapeRight)
             let device = StreamingDevice(sensor, orientation: .portrait)
             defer { device.stop() }
-            let daemon = try Daemon(sensor: sensor)
+            let daemon = try Daemon(sensor: sensor, arguments: ["--keep-reading-ms", "1000"])
             let client = try daemon.client()
             #expect(try client.subscribe() == .portrait, "\(daemon.log)")
             #expect(sensor.value(of: "buffer/enable") == "1")

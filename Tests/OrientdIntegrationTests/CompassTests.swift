@@ -49,7 +49,7 @@ extension IntegrationTests {
         @Test func aClaimedCompassGivesTheHeadingAndAnUnclaimedOneIsNotRead() throws {
             let bench = try SensorProxyBench()
             let sensor = try EmulatedAccelerometer.withAmbientSensors(light: false, proximity: false, compass: true, heading: 123.5)
-            let daemon = try bench.orientd(sensor)
+            let daemon = try bench.orientd(sensor, arguments: ["--no-sensor-proxy-polkit", "--keep-reading-ms", "1000"])
             let reads = try Self.headingReads(of: sensor)
             #expect(waitUntil(timeout: 10) { Self.property("HasCompass", on: bench) == "b true" }, "\(daemon.log)")
             #expect(Self.property("CompassHeading", on: bench) == "d 123.5", "read when found")

@@ -28,7 +28,7 @@ extension IntegrationTests {
         /// turned meanwhile answers with the new orientation.
         @Test func withNoClientTheSensorIsNotReadAtAll() throws {
             let sensor = try EmulatedAccelerometer.standard(.portrait)
-            let daemon = try Daemon(sensor: sensor)
+            let daemon = try Daemon(sensor: sensor, arguments: ["--keep-reading-ms", "1000"])
             let reads = try Self.rawAttributeReads(of: sensor)
 
             do {
@@ -37,10 +37,10 @@ extension IntegrationTests {
                 var counted = 0
                 #expect(waitUntil(timeout: 10) { counted += reads.take(); return counted > 30 }, "a subscriber must keep the sensor read")
             }
-            // The subscriber is gone; a subscribe keeps the sensor read 5 s more, as a get does.
+            // The subscriber is gone; the sensor is read keep-reading-ms more (1 s here; 5 s by default), as after a get.
             #expect(waitUntil(timeout: 15, every: 0.2) { (try? Self.isReading(daemon)) == false })
             _ = reads.take()
-            Thread.sleep(forTimeInterval: 2)  // the window in which nothing may be read
+            Thread.sleep(forTimeInterval: 1)  // the window in which nothing may be read (3 reads at the still rate)
             #expect(reads.take() == 0, "with no client, orientd must not read the sensor")
 
             let connection = try rawConnection(to: daemon)

@@ -51,10 +51,14 @@ extension IntegrationTests {
                 if wait > 0 { Thread.sleep(forTimeInterval: wait) }
                 sensor.setRaw(raw(sample))
             }
-            Thread.sleep(forTimeInterval: 1)
-            client.setReadTimeout(0.3)
+            // Every expected change (the last one is at most a settle and a filter after the end),
+            // then none more for a while.
+            let expected = scenario.expected.map(\.orientation.rawValue)
+            client.setReadTimeout(2)
+            while seen.count < expected.count, let event = try? client.nextEvent()?["orientation"]?.stringValue { seen.append(event) }
+            client.setReadTimeout(0.5)
             while let event = try? client.nextEvent()?["orientation"]?.stringValue { seen.append(event) }
-            #expect(seen == scenario.expected.map(\.orientation.rawValue), "\(daemon.log)")
+            #expect(seen == expected, "\(daemon.log)")
         }
     }
 }

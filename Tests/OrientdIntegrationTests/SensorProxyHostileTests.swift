@@ -78,7 +78,7 @@ extension IntegrationTests {
         @Test func aFloodOfClaimsFromOneClientIsOneClaim() throws {
             let bench = try SensorProxyBench()
             let sensor = try SensorProxyTests.sensor()
-            let daemon = try bench.orientd(sensor)
+            let daemon = try bench.orientd(sensor, arguments: ["--no-sensor-proxy-polkit", "--keep-reading-ms", "1000"])
             let result = try bench.python(Self.floodOfClaims)
             #expect(["2000 ['ok'] True\nreleased\n", "2000 ['ok', 'org.freedesktop.DBus.Error.LimitsExceeded'] True\nreleased\n"].contains(result.standardOutput), "\(result.standardError)\n\(daemon.log)")
             #expect(waitUntil(timeout: 10, every: 0.2) { (try? PowerTests.isReading(daemon)) == false }, "\(daemon.log)")
@@ -108,7 +108,7 @@ extension IntegrationTests {
             let bench = try SensorProxyBench()
             // A claim after the sensor went idle waits for a fresh reading: poll fast, so that
             // 1000 of them take seconds.
-            let daemon = try bench.orientd(try SensorProxyTests.sensor(), arguments: ["--no-sensor-proxy-polkit", "--rate", "200"])
+            let daemon = try bench.orientd(try SensorProxyTests.sensor(), arguments: ["--no-sensor-proxy-polkit", "--rate", "200", "--keep-reading-ms", "1000"])
             let descriptors = "/proc/\(daemon.process.processIdentifier)/fd"
             func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: descriptors).count) ?? -1 }
 
@@ -151,7 +151,7 @@ extension IntegrationTests {
 
         @Test func aThousandClaimsFromAQuarterOfAThousandClientsKeepOrientdOnTheBus() throws {
             let bench = try SensorProxyBench()
-            let daemon = try bench.orientd(try SensorProxyTests.sensor())
+            let daemon = try bench.orientd(try SensorProxyTests.sensor(), arguments: ["--no-sensor-proxy-polkit", "--keep-reading-ms", "1000"])
             try #require(waitUntil(timeout: 10) { bench.owner(of: "net.hadess.SensorProxy") == daemon.process.processIdentifier })
             let result = try bench.python(Self.manyClaimers)
             #expect(result.standardOutput == "refused 0\n1\n", "\(result.standardError)\n\(daemon.log)")

@@ -145,7 +145,7 @@ extension IntegrationTests {
         @Test func aGetRightAfterTheClaimSeesTheRealOrientation() throws {
             let bench = try SensorProxyBench()
             let sensor = try Self.sensor()
-            let daemon = try bench.orientd(sensor)
+            let daemon = try bench.orientd(sensor, arguments: ["--no-sensor-proxy-polkit", "--keep-reading-ms", "1000"])
             #expect(waitUntil(timeout: 10) { bench.property("AccelerometerOrientation") == #"s "normal""# })
             // Not read with no client: the property still says normal.
             #expect(waitUntil(timeout: 15, every: 0.2) { (try? PowerTests.isReading(daemon)) == false })
@@ -162,7 +162,7 @@ extension IntegrationTests {
         @Test func aClaimOfEachSensorReturnsWithARealValue() throws {
             let bench = try SensorProxyBench()
             let sensor = try Self.sensor()
-            let daemon = try bench.orientd(sensor)
+            let daemon = try bench.orientd(sensor, arguments: ["--no-sensor-proxy-polkit", "--keep-reading-ms", "1000"])
             #expect(waitUntil(timeout: 10) { bench.property("LightLevel") != nil }, "\(daemon.log)")
             #expect(bench.property("LightLevel") == "d 10", "read when found: \(daemon.log)")
             #expect(bench.property("ProximityNear") == "b false")
@@ -193,6 +193,55 @@ extension IntegrationTests {
             proxy.ClaimAccelerometer(dbus_interface="net.hadess.SensorProxy")
             print(proxy.Get("net.hadess.SensorProxy", "AccelerometerOrientation", dbus_interface="org.freedesktop.DBus.Properties"))
             """
+
+        /// A driver whose scale is off by ×0.3, ×0.6, ×1.5 or ×2.65: Debian's iio-sensor-proxy 3.0
+        /// (which turns by angles alone) and orientd (which judges in the units it learns at
+        /// rest) both reach every in-plane orientation, and orientd says once, in its log and in
+        /// `status`, that the scale is wrong. The four scales run side by side, each daemon on a
+        /// device of its own and 3.0 on a bus of its own.
+        @Test func aMisScaledDriverStillTurnsAsOnIioSensorProxy() throws {
+            try #require(Reference.isUnpacked, "iio-sensor-proxy is not in .build/iio-sensor-proxy: run scripts/setup")
+            let factors = [0.3, 0.6, 1.5, 2.65]
+            func device(_ factor: Double) throws -> EmulatedAccelerometer {
+                var attributes = EmulatedAccelerometer.standardAttributes(.portrait)
+                attributes["in_accel_scale"] = String(9.80665 / EmulatedAccelerometer.countsPerG * factor)
+                return try EmulatedAccelerometer(attributes: attributes, properties: Reference.accelerometerProperties)
+            }
+            let references = try factors.map { _ in try SensorProxyBench() }
+            let referenceDevices = try factors.map(device)
+            let referenceDaemons = try zip(references, referenceDevices).map { try $0.reference($1) }
+            defer { referenceDaemons.forEach { $0.stop() } }
+            let monitors = try references.map { try $0.startMonitorSensor() }
+            defer { monitors.forEach { $0.stop() } }
+            let orientdDevices = try factors.map(device)
+            let daemons = try orientdDevices.map { try Daemon(sensor: $0) }
+            let clients = try daemons.map { try $0.client() }
+            for client in clients {
+                #expect(try client.subscribe() == .portrait)
+                client.setReadTimeout(10)
+            }
+            for monitor in monitors {
+                try #require(monitor.waitForLine(containing: "=== Has accelerometer"), "\(monitor.outputText)")
+            }
+            for (orientation, name) in Self.turns {
+                let seen = monitors.map(\.output.count)
+                for device in referenceDevices + orientdDevices { device.turn(to: orientation) }
+                for (index, factor) in factors.enumerated() {
+                    let event = try clients[index].nextEvent()?["orientation"]?.stringValue
+                    #expect(event == orientation.rawValue, "orientd at ×\(factor): \(String(describing: event))\n\(daemons[index].log)")
+                    #expect(waitUntil(timeout: 15) { monitors[index].output.dropFirst(seen[index]).contains { $0.text.hasSuffix("orientation changed: \(name)") } },
+                            "iio-sensor-proxy at ×\(factor): \(monitors[index].outputText)")
+                }
+            }
+            for (index, factor) in factors.enumerated() {
+                let warnings = daemons[index].log.split(separator: "\n").filter { $0.contains("its scale is wrong") }
+                #expect(warnings.count == 1, "×\(factor): \(daemons[index].log)")
+                let g = (factor * 100).rounded() / 100
+                #expect(warnings.first?.contains("(\(formatDecimal(g)) g) at rest") == true, "×\(factor): \(warnings)")
+                let status = try daemons[index].client().call("status")
+                #expect(status["sensor"]?["scaleProblem"]?.stringValue?.contains("its scale is wrong") == true, "×\(factor): \(status)")
+            }
+        }
 
         /// An input-subsystem accelerometer (lis3lv02d's /dev/input/event7, udev type input-accel),
         /// turned through every in-plane orientation on Debian's iio-sensor-proxy 3.0 and on
@@ -372,7 +421,7 @@ extension IntegrationTests {
         @Test func aKilledClaimerStopsTheReads() throws {
             let bench = try SensorProxyBench()
             let sensor = try Self.sensor()
-            let daemon = try bench.orientd(sensor)
+            let daemon = try bench.orientd(sensor, arguments: ["--no-sensor-proxy-polkit", "--keep-reading-ms", "1000"])
             let reads = try PowerTests.rawAttributeReads(of: sensor)
             let monitor = try bench.startMonitorSensor()
             try #require(monitor.waitForLine(containing: "=== Has accelerometer"), "\(monitor.outputText)\n\(daemon.log)")

@@ -16,17 +16,22 @@ import OrientationCore
 ///
 /// Every decision is `AmbientLoop`'s, a pure state machine; this class is the I/O around it.
 public final class AmbientSensorPoller: Sendable {
-    public let lightDemand = ReadingDemand()
-    public let proximityDemand = ReadingDemand()
-    public let compassDemand = ReadingDemand()
+    public let lightDemand: ReadingDemand
+    public let proximityDemand: ReadingDemand
+    public let compassDemand: ReadingDemand
 
     private let uri: String
     private let logger: Logger
     private let thread = FeedThread()
     private let hotplugEvents = Inbox<HotplugEvent>()
 
-    /// - Parameter uri: the libiio context ("local:", "ip:host").
-    public init(uri: String, logger: Logger) {
+    /// - Parameters:
+    ///   - uri: the libiio context ("local:", "ip:host").
+    ///   - keepReadingAfterRequest: seconds each sensor is still read after the last client let go.
+    public init(uri: String, keepReadingAfterRequest: Double = 5, logger: Logger) {
+        lightDemand = ReadingDemand(keepReadingAfterRequest: keepReadingAfterRequest)
+        proximityDemand = ReadingDemand(keepReadingAfterRequest: keepReadingAfterRequest)
+        compassDemand = ReadingDemand(keepReadingAfterRequest: keepReadingAfterRequest)
         self.uri = uri
         self.logger = logger
     }
