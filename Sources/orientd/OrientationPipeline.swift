@@ -21,6 +21,8 @@ final class OrientationPipeline: Sendable {
     private let logger: Logger
     /// Polls per second, for the sensor's status.
     private let rate: Double
+    /// Whether the samples carry a trace's own times (`--replay`): changes are logged with them.
+    private let replaying = Mutex(false)
     /// How old a reading may be for the hub to answer with it, for given classifier settings.
     private let staleAfter: @Sendable (ClassifierSettings) -> Double
 
@@ -64,6 +66,7 @@ final class OrientationPipeline: Sendable {
         case .sensorPaused:
             hub.sensorPaused()
         case .sensorOpened(let devices):
+            replaying.withLock { $0 = devices.first?.uri.hasPrefix("replay:") == true }
             let statuses = devices.map(status)
             if let display = statuses.first { hub.sensorOpened(display, devices: statuses) }
         case .sensorLost(let reason):
@@ -79,7 +82,8 @@ final class OrientationPipeline: Sendable {
             if change.orientation == .unknown {
                 logger.warning("no good sensor reading for \(seconds(state.withValue { $0.settings.staleAfterMs } / 1000)); orientation is now unknown")
             }
-            logger.info("orientation \(change.previous) → \(change.orientation)")
+            let when = replaying.withLock { $0 } ? " at \(formatDecimal((change.time * 1000).rounded() / 1000)) s of the trace" : ""
+            logger.info("orientation \(change.previous) → \(change.orientation)\(when)")
             hub.publish(change.orientation)
         case .tiltChanged(let tilt):
             hub.tiltDecided(tilt)
