@@ -9,7 +9,7 @@ public enum Corpus {
     public static let all: [Scenario] = [
         jitterAtTheBorder, slowTurn, flatWithNoisyAzimuth, ambiguousTiltBand, pickUpFromFlat,
         pickUpIntoLandscape, putDownSwing, shake, bump, walking, rotateThroughFlat, fastFlip,
-        overheadUse, freeFall, suspendGap, nonAtomicReads,
+        overheadUse, freeFall, suspendGap, nonAtomicReads, pickUpByHand, pickUpAtOnce, pickUpTwisting,
     ]
 
     public static func named(_ name: String) -> Scenario? { all.first { $0.name == name } }
@@ -78,7 +78,8 @@ public enum Corpus {
         ])
     }()
 
-    /// Lying flat, then picked up into landscape: no detour, and not before the lockout ends.
+    /// Lying flat, then picked up into landscape: no detour, decided once below landscape's 65°
+    /// tilt limit (at about 3.27 s).
     static let pickUpIntoLandscape: Scenario = {
         var trace = ScenarioBuilder(seed: 6)
         trace.hold(angle: 0, tilt: 88, for: 3)
@@ -86,7 +87,54 @@ public enum Corpus {
         trace.hold(angle: 90, tilt: 20, for: 2)
         return Scenario(name: "pick-up-into-landscape", summary: "lying flat, then picked up in landscape", samples: trace.samples, expected: [
             ExpectedChange(.faceUp, within: 0...0.1),
-            ExpectedChange(.landscapeLeft, within: 3.55...3.9),
+            ExpectedChange(.landscapeLeft, within: 3.27...3.5),
+        ])
+    }()
+
+    /// Put down from landscapeRight, lying flat 4 s, then picked up by hand into portrait: the
+    /// tilt from 88° to 20° over 400 ms, below 70° (portrait's limit) at 7.11 s; decided before
+    /// the motion ends at 7.4 s.
+    static let pickUpByHand: Scenario = {
+        var trace = ScenarioBuilder(seed: 17)
+        trace.hold(angle: 270, tilt: 20, for: 1)
+        trace.turn(from: (270, 20), to: (270, 88), over: 2)
+        trace.hold(angle: 0, tilt: 88, for: 4)
+        trace.turn(from: (0, 88), to: (0, 20), over: 0.4)
+        trace.hold(angle: 0, tilt: 20, for: 2)
+        return Scenario(name: "pick-up-by-hand", summary: "flat after landscapeRight, picked up by hand into portrait", samples: trace.samples, expected: [
+            ExpectedChange(.landscapeRight, within: 0...0.1),
+            ExpectedChange(.faceUp, within: 3.2...3.5),
+            ExpectedChange(.portrait, within: 7.1...7.3),
+        ])
+    }()
+
+    /// The same pick-up all at once: from flat to upright in portrait between two samples (at 7 s).
+    static let pickUpAtOnce: Scenario = {
+        var trace = ScenarioBuilder(seed: 18)
+        trace.hold(angle: 270, tilt: 20, for: 1)
+        trace.turn(from: (270, 20), to: (270, 88), over: 2)
+        trace.hold(angle: 0, tilt: 88, for: 4)
+        trace.hold(angle: 0, tilt: 20, for: 2)
+        return Scenario(name: "pick-up-at-once", summary: "flat after landscapeRight, then upright in portrait at once", samples: trace.samples, expected: [
+            ExpectedChange(.landscapeRight, within: 0...0.1),
+            ExpectedChange(.faceUp, within: 3.2...3.5),
+            ExpectedChange(.portrait, within: 7...7.15),
+        ])
+    }()
+
+    /// Picked up from flat into portrait with the hand twisting ±40° on the way (as `putDownSwing`
+    /// puts it down): never a landscape flash.
+    static let pickUpTwisting: Scenario = {
+        var trace = ScenarioBuilder(seed: 19)
+        trace.hold(angle: 90, tilt: 20, for: 1)
+        trace.turn(from: (90, 20), to: (90, 88), over: 2)
+        trace.hold(angle: 0, tilt: 88, for: 4)
+        trace.move(for: 0.6) { f in ScenarioBuilder.gravity(angle: 40 * sin(f * 2 * .pi), tilt: 88 - 68 * f) }
+        trace.hold(angle: 0, tilt: 20, for: 2)
+        return Scenario(name: "pick-up-twisting", summary: "picked up from flat into portrait with a twist", samples: trace.samples, expected: [
+            ExpectedChange(.landscapeLeft, within: 0...0.1),
+            ExpectedChange(.faceUp, within: 3.2...3.5),
+            ExpectedChange(.portrait, within: 7.16...7.45),
         ])
     }()
 
