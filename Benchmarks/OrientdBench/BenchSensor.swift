@@ -64,6 +64,36 @@ final class BenchSensor {
         return end
     }
 
+    /// Lays the device down, screen up (tilted 2° towards where it stood), over a quarter of a
+    /// second, and leaves it there for `seconds`.
+    func lieFlat(for seconds: Double) {
+        let standing = shown
+        let begin = now()
+        for index in 1...25 {
+            sleep(seconds: begin + Double(index) * 0.01 - now())
+            let tilt = 88.0 * Double(index) / 25 * .pi / 180
+            show(Vector3(standing.x * cos(tilt), standing.y * cos(tilt), Self.gravity * sin(tilt)))
+        }
+        sleep(seconds: begin + seconds - now())
+    }
+
+    /// Picks the device up from flat as a hand does: the screen turns from 88° to 20° back,
+    /// towards upright in `orientation`, at an even pace over `seconds` (a write every 10 ms).
+    /// Returns the time of the last write: the end of the motion.
+    func tiltUp(into orientation: Orientation, over seconds: Double, step: Double = 0.01) -> Double {
+        let upright = EmulatedAccelerometer.rawCounts(for: orientation) * (Self.gravity / EmulatedAccelerometer.countsPerG)
+        let begin = now()
+        var end = begin
+        let steps = max(1, Int((seconds / step).rounded()))
+        for index in 1...steps {
+            sleep(seconds: begin + Double(index) * step - now())
+            let tilt = (88 - 68 * Double(index) / Double(steps)) * .pi / 180
+            show(Vector3(upright.x * cos(tilt), upright.y * cos(tilt), Self.gravity * sin(tilt)))
+            end = now()
+        }
+        return end
+    }
+
     /// Makes the sensor read `acceleration` (m/s², after the mount matrix, which is identity here).
     func show(_ acceleration: Vector3, oneAxisAtATime: Bool = false) {
         let counts = acceleration * (Self.countsPerG / Self.gravity)

@@ -95,6 +95,25 @@ func measurePhysicalTurns(sensor: BenchSensor, daemons: [any DaemonUnderTest], t
     }
 }
 
+/// Pick-up latency: the device lies flat (screen up) for 4 to 4.7 s after showing the previous
+/// orientation, then is picked up into the next one, either at once (`over` nil: from the moment
+/// it stands) or by hand (tilted from flat to 20° back over `over` seconds: from the end of the
+/// motion); how long until each daemon's client hears of the new orientation.
+func measurePickUps(sensor: BenchSensor, daemons: [any DaemonUnderTest], trials: Int, over motion: Double?,
+                    random: inout SeededRandom) -> [String: [Double]] {
+    timeTurns(daemons: daemons, trials: trials) { target in
+        sensor.lieFlat(for: Double.random(in: 4...4.7, using: &random))
+        return {
+            guard let motion else {
+                let stood = now()
+                sensor.turn(to: target)
+                return stood
+            }
+            return sensor.tiltUp(into: target, over: motion)
+        }
+    }
+}
+
 /// What a daemon costs while the device lies still and one client is subscribed.
 struct ResourceUse {
     var cpuSecondsPerMinute: Double

@@ -28,6 +28,9 @@ struct OrientdBench: ParsableCommand {
     @Option(help: "Physical-turn trials: gravity sweeps through the screen's plane over --motion-ms after a still pause.")
     var turns = 20
 
+    @Option(help: "Pick-ups from flat of each kind (at once, by hand over 400 ms), each after 4 s lying flat.")
+    var pickUps = 8
+
     @Option(help: "How long each physical turn takes, in ms.")
     var motionMs = 300.0
 
@@ -58,7 +61,7 @@ struct OrientdBench: ParsableCommand {
     private var measuresProxy: Bool { !withoutProxy && !throughIiod }
 
     func validate() throws {
-        guard trials >= 1, turns >= 1, starts >= 1, cpuSeconds >= 1, motionMs > 0 else { throw ValidationError("--trials, --turns, --starts, --cpu-seconds and --motion-ms must be positive") }
+        guard trials >= 1, turns >= 1, pickUps >= 1, starts >= 1, cpuSeconds >= 1, motionMs > 0 else { throw ValidationError("--trials, --turns, --pick-ups, --starts, --cpu-seconds and --motion-ms must be positive") }
         for name in scenario where name != "none" && Corpus.named(name) == nil {
             throw ValidationError("no scenario '\(name)'; the corpus has \(Corpus.all.map(\.name).joined(separator: ", "))")
         }
@@ -120,6 +123,9 @@ struct OrientdBench: ParsableCommand {
         let latencies = measureStepLatency(sensor: sensor, daemons: daemons, trials: trials, random: &random)
         say("\(turns) physical turns of \(Int(motionMs)) ms")
         let physical = measurePhysicalTurns(sensor: sensor, daemons: daemons, trials: turns, motion: motionMs / 1000, random: &random)
+        say("\(pickUps) pick-ups from flat at once, \(pickUps) by hand")
+        let instantPickUps = measurePickUps(sensor: sensor, daemons: daemons, trials: pickUps, over: nil, random: &random)
+        let handPickUps = measurePickUps(sensor: sensor, daemons: daemons, trials: pickUps, over: 0.4, random: &random)
         let played = scenario.isEmpty ? Corpus.all : Corpus.all.filter { scenario.contains($0.name) }
         say("playing \(played.count) corpus scenarios in real time")
         let scenarios = measureScenarios(played, sensor: sensor, daemons: daemons) { say("  scenario \($0)") }
@@ -140,7 +146,8 @@ struct OrientdBench: ParsableCommand {
 
         if !orientdOption.isEmpty { print("orientd run with \(orientdOption.joined(separator: " "))\n") }
         print(Report(daemons: daemons.map(\.name), trials: trials, starts: starts, cpuSeconds: cpuSeconds,
-                     latencies: latencies, physicalTurns: physical, motionMs: motionMs, firstAnswers: ["orientd": orientdFirst, "iio-sensor-proxy": proxyFirst],
+                     latencies: latencies, physicalTurns: physical, motionMs: motionMs,
+                     instantPickUps: instantPickUps, handPickUps: handPickUps, firstAnswers: ["orientd": orientdFirst, "iio-sensor-proxy": proxyFirst],
                      scenarios: scenarios, use: use).markdown)
         withExtendedLifetime(bus) {}  // iio-sensor-proxy needs its bus until the very end
         try? FileManager.default.removeItem(atPath: scratch)

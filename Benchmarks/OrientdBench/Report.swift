@@ -9,6 +9,8 @@ struct Report {
     let latencies: [String: [Double]]
     let physicalTurns: [String: [Double]]
     let motionMs: Double
+    let instantPickUps: [String: [Double]]
+    let handPickUps: [String: [Double]]
     let firstAnswers: [String: [Double]]
     let scenarios: [(scenario: String, scores: [String: ScenarioScore])]
     let use: [String: ResourceUse]
@@ -24,6 +26,12 @@ struct Report {
         row("step latency p50 / p95 / max (ms)") { name in latencyFigures(latencies[name] ?? []) }
         row("physical turn (\(Int(motionMs)) ms of motion): event after the motion ends, p50 / p95 / max (ms)") { name in
             latencyFigures(physicalTurns[name] ?? [])
+        }
+        row("pick-up from flat at once: event after it stands, p50 / p95 / max (ms)") { name in
+            latencyFigures(instantPickUps[name] ?? [])
+        }
+        row("pick-up from flat by hand (400 ms of motion): event after the motion ends, p50 / p95 / max (ms)") { name in
+            latencyFigures(handPickUps[name] ?? [])
         }
         row("first orientation, median / max (ms)") { name in
             let values = firstAnswers[name] ?? []
