@@ -134,7 +134,7 @@ extension IntegrationTests {
                 #expect(waitUntil(timeout: 10) { daemon.log.contains("finished") })
                 return daemon.log.split(separator: "\n").compactMap { line in
                     guard line.contains(" → ") else { return nil }
-                    return line.components(separatedBy: " → ").last
+                    return line.components(separatedBy: " → ").last?.split(separator: " ").first.map(String.init)
                 }
             }
             #expect(try published(config: "") == ["portrait", "faceUp"])

@@ -8,7 +8,8 @@ import Testing
 /// Scenarios of the corpus through the whole daemon, not just the core.
 extension IntegrationTests {
     @Suite struct ScenarioDaemonTests {
-        /// `orientd --replay TRACE --fast`: the real pipeline publishes exactly the expected changes.
+        /// `orientd --replay TRACE --fast`: the real pipeline publishes exactly the expected changes,
+        /// each within its window of the trace's time (the log says when).
         @Test("replayed through the daemon", arguments: ["slow-turn", "pick-up-from-flat", "fast-flip", "shake", "suspend-gap"])
         func replayedScenario(name: String) throws {
             let scenario = try #require(Corpus.named(name))
@@ -16,11 +17,15 @@ extension IntegrationTests {
             try Trace.format(scenario.samples).write(toFile: trace, atomically: true, encoding: .utf8)
             let daemon = try Daemon(sensor: nil, arguments: ["--replay", trace, "--fast"])
             #expect(waitUntil(timeout: 10) { daemon.log.contains("finished") })
-            let changes = daemon.log.split(separator: "\n").compactMap { line -> String? in
-                guard let arrow = line.range(of: "orientation "), line.contains(" → ") else { return nil }
-                return line[arrow.upperBound...].components(separatedBy: " → ").last
+            // "orientation portrait → landscapeLeft at 7.88 s of the trace"
+            let changes = daemon.log.split(separator: "\n").compactMap { line -> (orientation: String, time: Double)? in
+                guard let match = line.firstMatch(of: /orientation \w+ → (\w+) at ([0-9.]+) s of the trace/), let time = Double(match.2) else { return nil }
+                return (String(match.1), time)
             }
-            #expect(changes == scenario.expected.map(\.orientation.rawValue), "\(daemon.log)")
+            #expect(changes.map(\.orientation) == scenario.expected.map(\.orientation.rawValue), "\(daemon.log)")
+            for (change, expected) in zip(changes, scenario.expected) {
+                #expect(expected.window.contains(change.time), "\(change.orientation) at \(change.time) s, expected \(expected)")
+            }
         }
 
         @Test func aMalformedTraceIsRefusedNamingTheLine() throws {
