@@ -2,7 +2,8 @@
 /// judge made stricter, with every constant in `ClassifierSettings`.
 ///
 /// Per sample: set aside what cannot be a real acceleration (it counts as a failed read); low-pass
-/// filter the vector (restarting after gaps); gate on magnitude, in units of the device's own 1 g
+/// filter the vector (restarting after gaps; more slowly while the device is carried, so a step's
+/// bounce cannot tip it over a border); gate on magnitude, in units of the device's own 1 g
 /// learnt at rest (`GravityLearner`: a driver whose scale is off by a constant factor still turns)
 /// — free fall decides nothing, acceleration locks decisions out for a while; lying flat (|tilt| ≥ 80°) proposes
 /// faceUp/faceDown, otherwise the in-plane angle (x and y only: the sign of z never picks among
@@ -34,6 +35,10 @@ public struct Classifier: Sendable {
     public var gravityAtRest: Double? { gravityLearner.gravityAtRest }
 
     private var filter: LowPassFilter
+    /// The filter while the device is carried (`carriedFilterTimeConstantMs`), run alongside.
+    private var slowFilter: LowPassFilter
+    /// |raw magnitude − g| of the last second's samples, in g: whether the device is being carried.
+    private var recentDeviations: [(time: Double, deviation: Double)] = []
     private var gravityLearner = GravityLearner()
     private var waitsToLieFlat = false
     private var candidate: (orientation: Orientation, since: Double)?
@@ -55,6 +60,7 @@ public struct Classifier: Sendable {
     public init(settings: ClassifierSettings = ClassifierSettings()) {
         self.settings = settings
         filter = LowPassFilter(timeConstant: settings.filterTimeConstantMs / 1000, resetGap: settings.filterResetGapMs / 1000)
+        slowFilter = LowPassFilter(timeConstant: settings.carriedFilterTimeConstantMs / 1000, resetGap: settings.filterResetGapMs / 1000)
     }
 
     /// Feeds one sample; returns the change it causes, if any.
@@ -69,14 +75,20 @@ public struct Classifier: Sendable {
         // After a gap longer than the filter remembers (the daemon was stopped, the machine
         // slept), what the device did meanwhile is unknown: decide at once, as after `resume()`.
         if let lastReadingTime, time - lastReadingTime > settings.filterResetGapMs / 1000 { decideAtOnce = true }
-        let (filtered, restarted) = filter.filter(sample.acceleration, at: time)
+        let (fastFiltered, restarted) = filter.filter(sample.acceleration, at: time)
+        let (slowFiltered, _) = slowFilter.filter(sample.acceleration, at: time)
         if restarted { forgetMotion() }
-        let magnitude = filtered.magnitude
         let rawMagnitude = sample.acceleration.magnitude
         gravityLearner.note(magnitude: rawMagnitude, at: time)
         // The gates in units of this device's 1 g: settings.gravity is what a correct driver reads.
         let gravity = gravityLearner.gravity ?? settings.gravity
         let scale = gravity / settings.gravity
+        recentDeviations.removeAll { time - $0.time > 1 || $0.time > time }
+        recentDeviations.append((time, abs(rawMagnitude - gravity) / gravity))
+        let carried = recentDeviations.count >= 2
+            && (recentDeviations.map { $0.deviation * $0.deviation }.reduce(0, +) / Double(recentDeviations.count)).squareRoot() > settings.carriedMotion
+        let filtered = carried ? slowFiltered : fastFiltered
+        let magnitude = filtered.magnitude
         guard magnitude >= settings.freeFallMagnitude * scale, rawMagnitude >= settings.freeFallMagnitude * scale else {
             return noteMissingReading(at: time)
         }
@@ -122,6 +134,7 @@ public struct Classifier: Sendable {
     public mutating func adopt(_ newSettings: ClassifierSettings) {
         settings = newSettings
         filter = LowPassFilter(timeConstant: settings.filterTimeConstantMs / 1000, resetGap: settings.filterResetGapMs / 1000)
+        slowFilter = LowPassFilter(timeConstant: settings.carriedFilterTimeConstantMs / 1000, resetGap: settings.filterResetGapMs / 1000)
         candidate = nil
     }
 
@@ -136,6 +149,7 @@ public struct Classifier: Sendable {
     /// at once (a `get` after an idle period must answer with a real reading, not a stale one).
     public mutating func resume() {
         filter.reset()
+        slowFilter.reset()
         forgetMotion()
         lastReadingTime = nil
         decideAtOnce = true
@@ -206,6 +220,7 @@ public struct Classifier: Sendable {
 
     private mutating func forgetMotion() {
         candidate = nil
+        recentDeviations.removeAll()
         waitsToLieFlat = false
         flatSince = nil
         recentTilts.removeAll()

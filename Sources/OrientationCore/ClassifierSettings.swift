@@ -8,6 +8,15 @@ public struct ClassifierSettings: Equatable, Sendable {
     /// to a few degrees: every corpus scenario passes at 50 and 25 Hz. The lag it saves pays for
     /// polling at 25 Hz (a turn is published 140 ms after it at 25 Hz, 158 ms at worst).
     public var filterTimeConstantMs: Double = 70
+    /// While the device is carried (walking with it, in a bag or a pocket: the magnitude swings by
+    /// more than `carriedMotion` g RMS over the last second), the vector is filtered with this
+    /// time constant instead: a step's bounce and sway no longer tip it over a border. Real
+    /// recordings of a person walking (scripts/bench-recordings) flapped 8.7 times an hour of
+    /// constant posture with the 70 ms filter, 2.5 with this (the rest are a loose phone shifting
+    /// in a purse); a turn made while walking is decided about this much later. 0: the same
+    /// filter always.
+    public var carriedFilterTimeConstantMs: Double = 600
+    public var carriedMotion: Double = 0.1
     /// A gap between samples longer than this (suspend/resume) restarts the filter.
     public var filterResetGapMs: Double = 1000
     /// Below this magnitude there is no usable gravity (free fall, a dead sensor): no decision.

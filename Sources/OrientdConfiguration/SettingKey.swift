@@ -127,6 +127,10 @@ extension SettingKey {
     static let classifierKeys: [SettingKey] = [
         judge("filter-time-constant-ms", \.filterTimeConstantMs, unit: "milliseconds", range: 0...2000,
               "Time constant of the low-pass filter on the acceleration vector; 0 turns the filter off. Longer smooths more and follows turns later."),
+        judge("carried-filter-time-constant-ms", \.carriedFilterTimeConstantMs, unit: "milliseconds", range: 0...5000,
+              "While the device is carried (walking, in a bag: its magnitude swings by more than carried-motion over the last second), the time constant of the filter instead: each step's bounce cannot tip the vector over a border, and a turn made on the move is decided that much later. 0: the same filter always."),
+        judge("carried-motion", \.carriedMotion, unit: "g (RMS)", range: 0.01...10,
+              "How much the magnitude must swing around the device's 1 g (RMS over the last second, in g) for it to count as carried."),
         judge("filter-reset-gap-ms", \.filterResetGapMs, unit: "milliseconds", range: 10...60000,
               "A gap between samples longer than this (suspend/resume) restarts the filter from the next sample."),
         judge("free-fall-magnitude", \.freeFallMagnitude, unit: "m/s²", range: 0...9,

@@ -31,6 +31,8 @@ struct DaemonFlags: ParsableArguments {
 
 struct ClassifierFlags: ParsableArguments {
     @Option(help: help("filter-time-constant-ms")) var filterTimeConstantMs: String?
+    @Option(help: help("carried-filter-time-constant-ms")) var carriedFilterTimeConstantMs: String?
+    @Option(help: help("carried-motion")) var carriedMotion: String?
     @Option(help: help("filter-reset-gap-ms")) var filterResetGapMs: String?
     @Option(help: help("free-fall-magnitude")) var freeFallMagnitude: String?
     @Option(help: help("gravity")) var gravity: String?
@@ -53,7 +55,8 @@ struct ClassifierFlags: ParsableArguments {
 
     var given: [(key: String, value: String?)] {
         [
-            ("filter-time-constant-ms", filterTimeConstantMs), ("filter-reset-gap-ms", filterResetGapMs),
+            ("filter-time-constant-ms", filterTimeConstantMs), ("carried-filter-time-constant-ms", carriedFilterTimeConstantMs),
+            ("carried-motion", carriedMotion), ("filter-reset-gap-ms", filterResetGapMs),
             ("free-fall-magnitude", freeFallMagnitude), ("gravity", gravity),
             ("acceleration-tolerance", accelerationTolerance), ("acceleration-lockout-ms", accelerationLockoutMs),
             ("flat-tilt-degrees", flatTiltDegrees), ("face-delay-ms", faceDelayMs),

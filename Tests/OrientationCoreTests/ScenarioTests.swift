@@ -48,6 +48,7 @@ import Testing
     @Test func aNaiveClassifierFailsTheCorpus() {
         var naive = ClassifierSettings()
         naive.filterTimeConstantMs = 0
+        naive.carriedFilterTimeConstantMs = 0
         naive.settleMs = 0
         naive.hysteresisDegrees = 0
         naive.accelerationTolerance = .infinity

@@ -10,6 +10,7 @@ public enum Corpus {
         jitterAtTheBorder, slowTurn, flatWithNoisyAzimuth, ambiguousTiltBand, pickUpFromFlat,
         pickUpIntoLandscape, putDownSwing, shake, bump, walking, rotateThroughFlat, fastFlip,
         overheadUse, freeFall, suspendGap, nonAtomicReads, pickUpByHand, pickUpAtOnce, pickUpTwisting,
+        carriedAtTheBorder, turnedWhileWalking,
     ]
 
     public static func named(_ name: String) -> Scenario? { all.first { $0.name == name } }
@@ -135,6 +136,41 @@ public enum Corpus {
             ExpectedChange(.landscapeLeft, within: 0...0.1),
             ExpectedChange(.faceUp, within: 3.2...3.5),
             ExpectedChange(.portrait, within: 7.16...7.45),
+        ])
+    }()
+
+    /// Carried loose in a bag, lying between landscapeLeft and upside down (in-plane 130°, tilt
+    /// −35°) while its owner walks: each step bounces it ±0.35 g at 2 Hz and sways it ±38° at
+    /// 1 Hz, for 20 s (the pattern of a phone in a purse, re-created: the sway crosses both
+    /// orientations' hysteresis borders, 157.5° and 112.5°). Only the first decision.
+    static let carriedAtTheBorder: Scenario = {
+        var trace = ScenarioBuilder(seed: 20, noise: 0.03)
+        trace.hold(angle: 130, tilt: -35, for: 1)
+        trace.move(for: 20) { f in
+            let t = f * 20
+            let carried = ScenarioBuilder.gravity(angle: 130 + 38 * sin(t * 2 * .pi), tilt: -35 + 8 * sin(t * 2 * .pi * 0.7))
+            return carried * (1 + 0.35 * sin(t * 2 * 2 * .pi))
+        }
+        return Scenario(name: "carried-at-the-border", summary: "walking, the device between two orientations in a bag",
+                        samples: trace.samples, expected: [ExpectedChange(.landscapeLeft, within: 0...0.1)])
+    }()
+
+    /// Walking with the device in portrait (±0.3 g bounce at 2 Hz), turned into landscapeLeft over
+    /// 0.5 s at 4 s while still walking: decided within a second of the turn's end.
+    static let turnedWhileWalking: Scenario = {
+        var trace = ScenarioBuilder(seed: 21)
+        func walking(angle: (Double) -> Double, for duration: Double, from start: Double) {
+            trace.move(for: duration) { f in
+                let t = start + f * duration
+                return ScenarioBuilder.gravity(angle: angle(f), tilt: 30) * (1 + 0.3 * sin(t * 2 * 2 * .pi))
+            }
+        }
+        walking(angle: { _ in 0 }, for: 4, from: 0)
+        walking(angle: { f in 90 * f }, for: 0.5, from: 4)
+        walking(angle: { _ in 90 }, for: 4, from: 4.5)
+        return Scenario(name: "turned-while-walking", summary: "turned into landscape while walking", samples: trace.samples, expected: [
+            ExpectedChange(.portrait, within: 0...0.1),
+            ExpectedChange(.landscapeLeft, within: 4.3...5.5),
         ])
     }()
 
