@@ -56,6 +56,8 @@ public struct Classifier: Sendable {
     /// few milliseconds: without this allowance a wait of exactly one poll period (settle-ms 40 at
     /// 25 Hz) would, half the time, wait a second period.
     static let pollJitter = 0.004
+    /// Samples further apart than this (seconds) are no run of full-rate reads.
+    static let carriedGap = 0.1
 
     public init(settings: ClassifierSettings = ClassifierSettings()) {
         self.settings = settings
@@ -83,10 +85,16 @@ public struct Classifier: Sendable {
         // The gates in units of this device's 1 g: settings.gravity is what a correct driver reads.
         let gravity = gravityLearner.gravity ?? settings.gravity
         let scale = gravity / settings.gravity
+        // The last second's samples, read at the full rate: after a gap (the still rate's, or a
+        // stall) the older ones say nothing of what the device does now.
+        if let last = recentDeviations.last, time - last.time > Self.carriedGap { recentDeviations.removeAll() }
         recentDeviations.removeAll { time - $0.time > 1 || $0.time > time }
         recentDeviations.append((time, abs(rawMagnitude - gravity) / gravity))
-        let carried = recentDeviations.count >= 2
-            && (recentDeviations.map { $0.deviation * $0.deviation }.reduce(0, +) / Double(recentDeviations.count)).squareRoot() > settings.carriedMotion
+        // Carried: the magnitude swings by more than carried-motion (RMS). Not a single sample's
+        // swing: a hand's quick turn swings it about as much for a moment, and must stay fast.
+        let deviations = recentDeviations.map(\.deviation)
+        let swing = (deviations.map { $0 * $0 }.reduce(0, +) / Double(max(1, deviations.count))).squareRoot()
+        let carried = deviations.count >= 2 && swing > settings.carriedMotion
         let filtered = carried ? slowFiltered : fastFiltered
         let magnitude = filtered.magnitude
         guard magnitude >= settings.freeFallMagnitude * scale, rawMagnitude >= settings.freeFallMagnitude * scale else {

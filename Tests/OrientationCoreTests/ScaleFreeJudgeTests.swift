@@ -1,5 +1,6 @@
 import Glibc
 import OrientationCore
+import ScenarioCorpus
 import Testing
 
 /// A driver whose scale is off by a constant factor reads every vector that much too long or
@@ -92,5 +93,39 @@ import Testing
         rest(at: 13.7, runs: 1)
         rest(at: 9.8, runs: 1)
         #expect(learner.gravityAtRest.map { abs($0 - 9.8) < 0.1 } == true, "\(String(describing: learner.gravityAtRest))")
+    }
+}
+
+/// A device carried while walking is filtered slowly from its second full-rate sample: read at
+/// the still rate until the walk starts, at any phase of that rate's poll, a phone lying between
+/// two orientations in a bag never flaps. What is left: at a few phases (2 of 40 here) the first
+/// two samples of the walk, one still-rate gap apart from the last still one, are decided on
+/// with the fast filter and flip it once, within 0.3 s of the walk's start; never afterwards.
+@Suite struct CarriedDeviceTests {
+    @Test func aWalkAtAnyPhaseOfTheStillPollNeverFlaps() {
+        var flips = 0
+        for phase in 0..<40 { walk(phase: phase, flips: &flips) }
+        #expect(flips <= 2, "\(flips) of 40 poll phases flipped once at the walk's start")
+    }
+
+    private func walk(phase: Int, flips: inout Int) {
+        let scenario = Corpus.named("carried-at-the-border")!
+        var classifier = Classifier()
+        var pace = SamplingPace()
+        let lead = 2.0  // held still first: the pace is at the still rate when the walk starts
+        var time = Double(phase) * (1 / 3.0) / 40
+        var index = 0
+        var published: [OrientationChange] = []
+        while time <= lead + scenario.duration {
+            let t = time - lead
+            while index + 1 < scenario.samples.count, scenario.samples[index + 1].time <= t { index += 1 }
+            let vector = t < 0 ? scenario.samples[0].acceleration : scenario.samples[index].acceleration
+            if let change = classifier.classify(AccelerometerSample(time: time, acceleration: vector)) { published.append(change) }
+            time += pace.note(vector, at: time, deciding: classifier.isDeciding) == .still ? 1 / 3.0 : 0.04
+        }
+        #expect(published.first?.orientation == .landscapeLeft, "\(published)")
+        #expect(published.count <= 2, "\(published)")
+        #expect(published.dropFirst().allSatisfy { $0.time < lead + 1 + 0.3 }, "a flip after the walk's first 0.3 s: \(published)")
+        flips += published.count - 1
     }
 }
