@@ -122,7 +122,7 @@ let package = Package(
         // Its subscribers are read through epoll, which Glibc's Swift module leaves out.
         .systemLibrary(name: "CEpoll", path: "Benchmarks/CEpoll"),
         .executableTarget(name: "orientd-fanout", dependencies: [
-            "CEpoll", "EmulatedSensor", "OrientationCore", "ProcessHarness",
+            "CEpoll", "EmulatedSensor", "OrientationCore", "OrientdClient", "ProcessHarness",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOCore", package: "swift-nio"),

@@ -38,6 +38,15 @@ struct OrientdFanout: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Run every count again with one extra subscriber that never reads its socket.")
     var withStalledReader = true
 
+    @Option(help: "Instead of the fan-out rows: this many clients call get back to back beside the largest --subscribers count, while the device turns every --turn-every seconds; how far behind the turns the answers are.")
+    var getLoops = 0
+
+    @Option(help: "Seconds between turns with --get-loops.")
+    var turnEvery = 0.5
+
+    @Option(help: "Seconds of turning with --get-loops.")
+    var loadSeconds = 20.0
+
     func validate() throws {
         guard changes >= 1, settle >= 0, timeout > 0 else { throw ValidationError("--changes and --timeout must be positive") }
     }
@@ -52,6 +61,17 @@ struct OrientdFanout: ParsableCommand {
         say("open-file limit \(limit)")
 
         let scratch = try scratchDirectory()
+        if getLoops > 0 {
+            try FileLimit.check(connections: subscribers.counts.max()! + getLoops + 1)
+            let loaded = LoadedGetsRun(executable: executable, sensor: try EmulatedAccelerometer.standard(.portrait), scratch: scratch,
+                                       options: orientdOption, timeout: timeout, say: say)
+            let result = try loaded.measure(subscribers: subscribers.counts.max()!, loops: getLoops, interval: turnEvery, seconds: loadSeconds)
+            print("\(subscribers.counts.max()!) subscribers, \(getLoops) get loops, a turn every \(turnEvery.formatted()) s for \(loadSeconds.formatted()) s"
+                  + (orientdOption.isEmpty ? "" : ", orientd run with \(orientdOption.joined(separator: " "))") + "\n")
+            print(result.markdown)
+            for complaint in result.complaints { say("orientd: \(complaint)") }
+            return
+        }
         let run = FanoutRun(executable: executable, sensor: try EmulatedAccelerometer.standard(.portrait), scratch: scratch,
                             options: orientdOption, changes: changes, settle: settle, timeout: timeout, say: say)
         var results: [FanoutResult] = []

@@ -34,6 +34,9 @@ public struct Classifier: Sendable {
     /// `settings.gravity`.
     public var gravityAtRest: Double? { gravityLearner.gravityAtRest }
 
+    /// How many runs at rest `gravityAtRest` stands on.
+    public var runsAtRest: Int { gravityLearner.runsAtRest }
+
     private var filter: LowPassFilter
     /// The filter while the device is carried (`carriedFilterTimeConstantMs`), run alongside.
     private var slowFilter: LowPassFilter

@@ -33,6 +33,9 @@ public struct GravityLearner: Sendable {
     /// 1 g learnt from readings at rest; nil until a first run at rest.
     public var gravityAtRest: Double? { Self.median(estimates) }
 
+    /// How many runs at rest the learnt g stands on (at most `estimatesKept`).
+    public var runsAtRest: Int { estimates.count }
+
     /// Takes the magnitude of one plausible reading.
     public mutating func note(magnitude: Double, at time: Double) {
         guard magnitude.isFinite, magnitude >= Self.smallestGravity, time.isFinite else {

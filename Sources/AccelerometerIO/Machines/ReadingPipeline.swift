@@ -119,7 +119,10 @@ public struct ReadingPipeline: Sendable {
             actions.append(.angles(angles, acceleration: sample.acceleration, raw: sample.raw, time: sample.time))
         }
         if let change { actions.append(.orientationChanged(change)) }
-        if !scaleReported, let atRest = classifier.gravityAtRest, !Self.plausibleScale.contains(atRest / settings.gravity) {
+        // Said only once three runs at rest agree (their median): one odd run (a device held
+        // against something, a driver's half-written axes) must not brand the scale wrong.
+        if !scaleReported, classifier.runsAtRest >= 3, let atRest = classifier.gravityAtRest,
+           !Self.plausibleScale.contains(atRest / settings.gravity) {
             scaleReported = true
             actions.append(.scaleWrong(readsAtRest: atRest))
         }
