@@ -76,10 +76,6 @@ struct HwmonLightSensor: AmbientLightSource {
 enum SysfsFile {
     /// The text without its trailing newline; nil when there is no such file.
     static func read(_ path: String) throws(IIOError) -> String? {
-        var buffer = [CChar](repeating: 0, count: IIOContext.longestValue + 1)
-        let result = buffer.withUnsafeMutableBufferPointer { orientd_sysfs_read_path(path, $0.baseAddress!, $0.count) }
-        if result == -Int(ENOENT) { return nil }
-        if result < 0 { throw IIOError(code: Int32(-result), operation: "read \(path)") }
-        return String(cText: buffer.prefix(result))
+        try IIOContext.readText(what: "read \(path)") { orientd_sysfs_read_path(path, $0, $1) }
     }
 }

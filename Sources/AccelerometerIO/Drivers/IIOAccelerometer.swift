@@ -49,11 +49,9 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         self.device = device
         canCapture = context.isBufferCapable(device)
 
-        let configured = configuredMatrix.map { MountMatrixCandidate(source: "config file [Device \"\($0.key)\"] mount-matrix", text: $0.matrix.description) }
+        let configured = configuredMatrix.map { MountMatrixCandidate.configured($0.matrix, key: $0.key) }
         let matrix = MountMatrixSelection(choosingFrom: (configured.map { [$0] } ?? []) + Self.mountMatrixCandidates(for: device, in: context))
-        for rejected in matrix.rejected {
-            logger.warning("ignoring malformed mount matrix from \(rejected.source): '\(printableExcerpt(rejected.text.trimmingBlanks(), limit: 80))' (\(rejected.error)); trying the next source")
-        }
+        matrix.warnAboutRejected(logger)
         let calibration = AccelerometerCalibration(
             x: try Self.calibration(of: "accel_x", on: device, in: context),
             y: try Self.calibration(of: "accel_y", on: device, in: context),
@@ -180,5 +178,21 @@ public struct CalibrationRefusal: Error, CustomStringConvertible {
     init(device: IIODevice, attribute: String, problem: String, needed: String) {
         description = "refusing the accelerometer \(device): its \(attribute) \(problem); orientd needs \(needed) "
             + "there and will not guess one: the kernel driver (or the iiod board) reporting it must be fixed"
+    }
+}
+
+extension MountMatrixSelection {
+    /// One warning for each malformed candidate passed over, naming its source and text.
+    func warnAboutRejected(_ logger: Logger) {
+        for rejected in rejected {
+            logger.warning("ignoring malformed mount matrix from \(rejected.source): '\(printableExcerpt(rejected.text.trimmingBlanks(), limit: 80))' (\(rejected.error)); trying the next source")
+        }
+    }
+}
+
+extension MountMatrixCandidate {
+    /// The matrix a config file's `[Device "KEY"]` section gives.
+    static func configured(_ matrix: MountMatrix, key: String) -> MountMatrixCandidate {
+        MountMatrixCandidate(source: "config file [Device \"\(key)\"] mount-matrix", text: matrix.description)
     }
 }

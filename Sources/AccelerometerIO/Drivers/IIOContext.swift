@@ -59,14 +59,14 @@ public final class IIOContext {
 
     /// A channel attribute by its IIO name ("raw", "scale"), per-axis before shared; nil if absent.
     public func channelAttribute(_ attribute: String, of channel: String, on device: IIODevice) throws(IIOError) -> String? {
-        try readText(what: "read \(channel) \(attribute) of \(device.id)") { buffer, length in
+        try Self.readText(what: "read \(channel) \(attribute) of \(device.id)") { buffer, length in
             orientd_iio_read_channel_attribute(handle, device.index, channel, attribute, buffer, length)
         }
     }
 
     /// An attribute by its sysfs file name ("mount_matrix", "sampling_frequency"); nil if absent.
     public func attributeFile(_ file: String, on device: IIODevice) throws(IIOError) -> String? {
-        try readText(what: "read \(file) of \(device.id)") { buffer, length in
+        try Self.readText(what: "read \(file) of \(device.id)") { buffer, length in
             orientd_iio_read_attribute_file(handle, device.index, file, buffer, length)
         }
     }
@@ -95,7 +95,9 @@ public final class IIOContext {
     /// reads needs a tenth of this.
     public static let longestValue = 511
 
-    private func readText(what: String, _ read: (UnsafeMutablePointer<CChar>, Int) -> Int) throws(IIOError) -> String? {
+    /// Reads an attribute's text with `read` (a shim call filling a buffer of `longestValue` + 1
+    /// bytes, libiio's length convention): nil when there is no such file.
+    static func readText(what: String, _ read: (UnsafeMutablePointer<CChar>, Int) -> Int) throws(IIOError) -> String? {
         var buffer = [CChar](repeating: 0, count: Self.longestValue + 1)
         let result = buffer.withUnsafeMutableBufferPointer { read($0.baseAddress!, $0.count) }
         if result == -Int(ENOENT) { return nil }

@@ -36,14 +36,12 @@ public final class InputAccelerometer: AccelerometerSource {
         let sysname = device.sysname
         let name = printableExcerpt(device.name, limit: 60)
         let id = "local:/input/\(name.isEmpty ? sysname : name)"
-        let configuredMatrix = configured[id]?.mountMatrix.map { MountMatrixCandidate(source: "config file [Device \"\(id)\"] mount-matrix", text: $0.description) }
+        let configuredMatrix = configured[id]?.mountMatrix.map { MountMatrixCandidate.configured($0, key: id) }
         let matrix = MountMatrixSelection(choosingFrom: (configuredMatrix.map { [$0] } ?? []) + [
             MountMatrixCandidate(source: "udev property ACCEL_MOUNT_MATRIX of \(sysname)",
                                  text: UdevProperties.value("ACCEL_MOUNT_MATRIX", subsystem: "input", sysname: sysname)),
         ])
-        for rejected in matrix.rejected {
-            logger.warning("ignoring malformed mount matrix from \(rejected.source): '\(printableExcerpt(rejected.text.trimmingBlanks(), limit: 80))' (\(rejected.error)); trying the next source")
-        }
+        matrix.warnAboutRejected(logger)
         let resolution = device.resolution
         let countsPerG = resolution > 0 ? Double(resolution) : Self.countsPerGWithoutResolution
         let axis = AxisCalibration(scale: 9.80665 / countsPerG)
