@@ -44,28 +44,10 @@ extension EmulatedAccelerometer {
     /// with udev `properties` on its event device (ACCEL_MOUNT_MATRIX...).
     public static func inputAccelerometer(_ orientation: Orientation = .portrait, properties: [String: String] = [:],
                                           otherDevices: String = "") throws -> (testbed: EmulatedAccelerometer, device: EmulatedEvdev) {
-        var extra = ""
-        for (name, value) in properties.sorted(by: { $0.key < $1.key }) { extra += "E: \(name)=\(value)\n" }
-        let testbed = try EmulatedAccelerometer(onlyDevices: """
-            P: \(inputAccelerometerPath)/event7
-            N: input/event7
-            E: SUBSYSTEM=input
-            E: DEVNAME=/dev/input/event7
-            E: ID_INPUT=1
-            E: ID_INPUT_ACCELEROMETER=1
-            E: IIO_SENSOR_PROXY_TYPE=input-accel
-            \(extra)A: dev=13:71\\n
-
-            P: \(inputAccelerometerPath)
-            E: SUBSYSTEM=input
-            E: NAME="ST LIS3LV02DL Accelerometer"
-            E: ID_INPUT=1
-            E: ID_INPUT_ACCELEROMETER=1
-            A: name=ST LIS3LV02DL Accelerometer\\n
-            A: capabilities/abs=7\\n
-            A: properties=40\\n
-
-            """ + (otherDevices.isEmpty ? "" : "\n" + otherDevices))
+        let testbed = try EmulatedAccelerometer(onlyDevices: inputDevice(
+            at: inputAccelerometerPath, event: 7, name: "ST LIS3LV02DL Accelerometer", kind: "ID_INPUT_ACCELEROMETER",
+            eventProperties: ["IIO_SENSOR_PROXY_TYPE": "input-accel"].merging(properties) { $1 },
+            attributes: ["capabilities/abs": "7", "properties": "40"]) + (otherDevices.isEmpty ? "" : "\n" + otherDevices))
         let device = try EmulatedEvdev(testbed: testbed.testbed, devnode: "/dev/input/event7", name: "ST LIS3LV02DL Accelerometer",
                                        accelerometer: true, resolution: 0)
         device.turn(to: orientation)
@@ -74,24 +56,38 @@ extension EmulatedAccelerometer {
 
     /// umockdev's description of a phone's proximity switch: gpio-keys' /dev/input/event4 with
     /// SW_FRONT_PROXIMITY (udev `ID_INPUT_SWITCH=1`; its capabilities/sw as the kernel shows it).
-    public static let inputProximitySensor = """
-        P: \(inputProximityPath)/event4
-        N: input/event4
-        E: SUBSYSTEM=input
-        E: DEVNAME=/dev/input/event4
-        E: ID_INPUT=1
-        E: ID_INPUT_SWITCH=1
-        A: dev=13:68\\n
+    public static let inputProximitySensor = inputDevice(at: inputProximityPath, event: 4, name: "gpio_keys", kind: "ID_INPUT_SWITCH",
+                                                          attributes: ["capabilities/sw": "800"])
 
-        P: \(inputProximityPath)
-        E: SUBSYSTEM=input
-        E: NAME="gpio_keys"
-        E: ID_INPUT=1
-        E: ID_INPUT_SWITCH=1
-        A: name=gpio_keys\\n
-        A: capabilities/sw=800\\n
+    /// umockdev's description of an input device as the kernel and udev present it: the event
+    /// device /dev/input/eventN (udev's `kind` property set, and `eventProperties`) below the
+    /// input device at `path`, named `name`, with its sysfs `attributes`.
+    static func inputDevice(at path: String, event: Int, name: String, kind: String,
+                            eventProperties: [String: String] = [:], attributes: [String: String]) -> String {
+        var description = """
+            P: \(path)/event\(event)
+            N: input/event\(event)
+            E: SUBSYSTEM=input
+            E: DEVNAME=/dev/input/event\(event)
+            E: ID_INPUT=1
+            E: \(kind)=1
 
-        """
+            """
+        for (key, value) in eventProperties.sorted(by: { $0.key < $1.key }) { description += "E: \(key)=\(value)\n" }
+        description += """
+            A: dev=13:\(64 + event)\\n
+
+            P: \(path)
+            E: SUBSYSTEM=input
+            E: NAME="\(name)"
+            E: ID_INPUT=1
+            E: \(kind)=1
+            A: name=\(name)\\n
+
+            """
+        for (file, value) in attributes.sorted(by: { $0.key < $1.key }) { description += "A: \(file)=\(value)\\n\n" }
+        return description + "\n"
+    }
 
     /// The input device at `path` (its event device: ".../input4/event4") goes, with udev's
     /// `remove` event.

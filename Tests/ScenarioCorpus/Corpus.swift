@@ -97,9 +97,7 @@ public enum Corpus {
     /// the motion ends at 7.4 s.
     static let pickUpByHand: Scenario = {
         var trace = ScenarioBuilder(seed: 17)
-        trace.hold(angle: 270, tilt: 20, for: 1)
-        trace.turn(from: (270, 20), to: (270, 88), over: 2)
-        trace.hold(angle: 0, tilt: 88, for: 4)
+        trace.putDownFlat(from: 270)
         trace.turn(from: (0, 88), to: (0, 20), over: 0.4)
         trace.hold(angle: 0, tilt: 20, for: 2)
         return Scenario(name: "pick-up-by-hand", summary: "flat after landscapeRight, picked up by hand into portrait", samples: trace.samples, expected: [
@@ -112,9 +110,7 @@ public enum Corpus {
     /// The same pick-up all at once: from flat to upright in portrait between two samples (at 7 s).
     static let pickUpAtOnce: Scenario = {
         var trace = ScenarioBuilder(seed: 18)
-        trace.hold(angle: 270, tilt: 20, for: 1)
-        trace.turn(from: (270, 20), to: (270, 88), over: 2)
-        trace.hold(angle: 0, tilt: 88, for: 4)
+        trace.putDownFlat(from: 270)
         trace.hold(angle: 0, tilt: 20, for: 2)
         return Scenario(name: "pick-up-at-once", summary: "flat after landscapeRight, then upright in portrait at once", samples: trace.samples, expected: [
             ExpectedChange(.landscapeRight, within: 0...0.1),
@@ -127,9 +123,7 @@ public enum Corpus {
     /// puts it down): never a landscape flash.
     static let pickUpTwisting: Scenario = {
         var trace = ScenarioBuilder(seed: 19)
-        trace.hold(angle: 90, tilt: 20, for: 1)
-        trace.turn(from: (90, 20), to: (90, 88), over: 2)
-        trace.hold(angle: 0, tilt: 88, for: 4)
+        trace.putDownFlat(from: 90)
         trace.move(for: 0.6) { f in ScenarioBuilder.gravity(angle: 40 * sin(f * 2 * .pi), tilt: 88 - 68 * f) }
         trace.hold(angle: 0, tilt: 20, for: 2)
         return Scenario(name: "pick-up-twisting", summary: "picked up from flat into portrait with a twist", samples: trace.samples, expected: [

@@ -44,6 +44,14 @@ struct ScenarioBuilder {
         }
     }
 
+    /// Upright in the orientation at in-plane `angle` (tilted 20°) for 1 s, laid down over 2 s
+    /// (80° reached at 2.76 s), then lying flat (88°) for 4 s: the start of the pick-up scenarios.
+    mutating func putDownFlat(from angle: Double) {
+        hold(angle: angle, tilt: 20, for: 1)
+        turn(from: (angle, 20), to: (angle, 88), over: 2)
+        hold(angle: 0, tilt: 88, for: 4)
+    }
+
     /// Leaves a gap in the samples (suspend/resume).
     mutating func skip(_ duration: Double) {
         time += duration
