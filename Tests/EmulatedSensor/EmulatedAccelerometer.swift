@@ -200,11 +200,16 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
     }
 
     /// Replaces a sysfs attribute's value in one step (write a new file, rename it over the old),
-    /// so the daemon never reads a half-written value.
+    /// so the daemon never reads a half-written value. Plain writes: Foundation's `createFile`
+    /// syncs to disk, which under load stalled a turn between two axes for seconds.
     public func set(_ file: String, _ value: String, device: String = devicePath) {
         let path = root + "/sys" + device + "/" + file
         let temporary = path + ".new"
-        _ = FileManager.default.createFile(atPath: temporary, contents: Data((value + "\n").utf8))
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return }
+        let bytes = Array((value + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
         _ = rename(temporary, path)
     }
 
