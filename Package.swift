@@ -121,8 +121,9 @@ let package = Package(
         // The fan-out benchmark: one orientd, 1 to 10 000 subscribers (scripts/bench-fanout).
         // Its subscribers are read through epoll, which Glibc's Swift module leaves out.
         .systemLibrary(name: "CEpoll", path: "Benchmarks/CEpoll"),
+        .systemLibrary(name: "CSdBus", path: "Benchmarks/CSdBus"),
         .executableTarget(name: "orientd-fanout", dependencies: [
-            "CEpoll", "EmulatedSensor", "OrientationCore", "OrientdClient", "ProcessHarness",
+            "CEpoll", "CSdBus", "EmulatedSensor", "OrientationCore", "OrientdClient", "ProcessHarness",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOCore", package: "swift-nio"),

@@ -49,13 +49,18 @@ struct OrientdBench: ParsableCommand {
     @Option(help: ArgumentHelp("Play only this corpus scenario (repeatable; default: all; 'none' for none).", valueName: "name"))
     var scenario: [String] = []
 
-    @Flag(help: "Measure orientd alone (when iio-sensor-proxy is not installed).")
+    @Option(help: ArgumentHelp("Where iio-sensor-proxy's package is unpacked (scripts/bench passes the copy scripts/setup unpacks into .build; nothing is installed).", valueName: "root"))
+    var iioSensorProxy: String?
+
+    @Flag(help: "Measure orientd alone.")
     var withoutProxy = false
 
     @Flag(help: """
         Serve the sensor with iiod on a loopback port and have orientd read it there         (--uri ip:127.0.0.1:PORT): libiio's network path. First prints how fast orientd reads         local: and the loopback context when polling as fast as it may. Implies         --without-proxy (iio-sensor-proxy reads local sensors only).
         """)
     var throughIiod = false
+
+    private var proxyPackage: SensorProxyPackage? { iioSensorProxy.map(SensorProxyPackage.init(root:)) }
 
     /// iio-sensor-proxy is measured beside orientd unless told not to, or orientd reads remotely.
     private var measuresProxy: Bool { !withoutProxy && !throughIiod }
@@ -65,8 +70,8 @@ struct OrientdBench: ParsableCommand {
         for name in scenario where name != "none" && Corpus.named(name) == nil {
             throw ValidationError("no scenario '\(name)'; the corpus has \(Corpus.all.map(\.name).joined(separator: ", "))")
         }
-        if measuresProxy, !FileManager.default.isExecutableFile(atPath: SensorProxyUnderTest.executable) {
-            throw ValidationError("\(SensorProxyUnderTest.executable) is not installed (Debian: apt install iio-sensor-proxy), or pass --without-proxy")
+        if measuresProxy, !(proxyPackage?.isUnpacked ?? false) {
+            throw ValidationError("no iio-sensor-proxy unpacked at \(iioSensorProxy ?? "(none given)"): pass --iio-sensor-proxy ROOT (scripts/bench does), or --without-proxy")
         }
     }
 
@@ -103,12 +108,12 @@ struct OrientdBench: ParsableCommand {
         var proxy: SensorProxyUnderTest?
         var proxyFirst: [Double] = []
         let bus = measuresProxy ? try PrivateSystemBus(directory: scratch) : nil
-        if let bus {
+        if let bus, let package = proxyPackage {
             say("timing \(starts) first answers of iio-sensor-proxy (process start to first orientation)")
             proxyFirst = try (0..<starts).map { _ in
-                try SensorProxyUnderTest.timeFirstAnswer(bus: bus, sensorEnvironment: sensor.environment)
+                try SensorProxyUnderTest.timeFirstAnswer(package: package, bus: bus, sensorEnvironment: sensor.environment)
             }
-            let started = try SensorProxyUnderTest(bus: bus, sensorEnvironment: sensor.environment)
+            let started = try SensorProxyUnderTest(package: package, bus: bus, sensorEnvironment: sensor.environment)
             try started.startMonitoring()
             proxy = started
         }

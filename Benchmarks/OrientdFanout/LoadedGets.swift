@@ -11,10 +11,7 @@ import ProcessHarness
 /// arrived (a turn counts once its last file is written): the current orientation, one turn behind
 /// (by how long since that turn), or two.
 struct LoadedGetsRun {
-    let executable: String
     let sensor: EmulatedAccelerometer
-    let scratch: String
-    let options: [String]
     let timeout: Double
     let say: (String) -> Void
 
@@ -55,36 +52,23 @@ struct LoadedGetsRun {
 
     static let cycle: [Orientation] = [.portrait, .landscapeLeft, .portraitUpsideDown, .landscapeRight]
 
-    func measure(subscribers count: Int, loops: Int, interval: Double, seconds: Double) throws -> Result {
-        sensor.turn(to: .portrait)
-        let daemon = try DaemonUnderLoad(executable: executable, socketPath: scratch + "/orientd.sock", maxClients: count + loops + 64,
-                                         options: options, environment: sensor.environment, log: scratch + "/orientd-loaded-gets.log")
-        defer { daemon.stop() }
-        let pool = SubscriberPool(socketPath: daemon.socketPath)
-        defer { pool.close() }
-        say("loaded gets: connecting \(count) subscribers")
-        pool.open(count: count, timeout: timeout) { say("loaded gets:   \($0) connected") }
+    func measure(_ service: any LoadedService, subscribers count: Int, loops: Int, interval: Double, seconds: Double) throws -> Result {
+        say("loaded gets (\(service.name)): connecting \(count) subscribers")
+        try service.subscribe(count: count, timeout: timeout) { say("loaded gets:   \($0) connected") }
         sleep(seconds: 1)
 
         // (time sent, answer time, orientation) from every loop; turns as (time written, orientation).
         let answers = NIOLockedValueBox<[(sent: Double, time: Double, orientation: Orientation)]>([])
-        // orientd's decisions as one subscriber is told of them: (decided, orientation).
-        let decisions = NIOLockedValueBox<[(time: Double, orientation: Orientation)]>([])
         var result = Result()
         let failures = NIOLockedValueBox(0)
         let stop = NIOLockedValueBox(false)
-        let socketPath = daemon.socketPath
-        let threads = (0..<loops).map { _ in
+        let getters = try (0..<loops).map { _ in try service.getter() }
+        let threads = getters.map { get in
             Thread {
-                guard let client = try? OrientdClient(socketPath: socketPath, timeout: 5) else {
-                    failures.withLockedValue { $0 += 1 }
-                    return
-                }
                 var mine: [(sent: Double, time: Double, orientation: Orientation)] = []
                 while !stop.withLockedValue({ $0 }) {
                     let sent = wallClockNow()
-                    guard let reply = try? client.call("get"),
-                          let name = reply["orientation"]?.stringValue, let orientation = Orientation(rawValue: name) else {
+                    guard let orientation = get() else {
                         failures.withLockedValue { $0 += 1 }
                         continue
                     }
@@ -93,20 +77,7 @@ struct LoadedGetsRun {
                 answers.withLockedValue { $0 += mine }
             }
         }
-        // Read on its own thread only, once subscribed here.
-        nonisolated(unsafe) let watcher = try OrientdClient(socketPath: socketPath, timeout: 5)
-        _ = try watcher.subscribe()
-        watcher.setReadTimeout(nil)
-        let interruptWatcher = watcher.interrupter
-        let watching = Thread {
-            while let event = try? watcher.nextServerEvent() {
-                if case .deviceOrientationDidChange(let change) = event {
-                    decisions.withLockedValue { $0.append((change.timestamp, change.orientation)) }
-                }
-            }
-        }
-        watching.start()
-        say("loaded gets: \(loops) get loops, a turn every \(interval.formatted()) s for \(seconds.formatted()) s")
+        say("loaded gets (\(service.name)): \(loops) get loops, a turn every \(interval.formatted()) s for \(seconds.formatted()) s")
         threads.forEach { $0.start() }
         // A hand is not starved of CPU by the load: the turns are written at a higher priority
         // (as root), so they come every `interval` seconds rather than whenever the writer runs.
@@ -128,9 +99,7 @@ struct LoadedGetsRun {
         stop.withLockedValue { $0 = true }
         waitUntil(timeout: 10) { threads.allSatisfy(\.isFinished) }
         sleep(seconds: 1)
-        interruptWatcher()
-        waitUntil(timeout: 10) { watching.isFinished }
-        let decided = decisions.withLockedValue { $0 }
+        let decided = service.decisions()
 
         result.failures = failures.withLockedValue { $0 }
         for answer in answers.withLockedValue({ $0 }) {
@@ -162,7 +131,7 @@ struct LoadedGetsRun {
                 result.undecidedTurns += 1
             }
         }
-        result.complaints = daemon.complaints
+        result.complaints = service.complaints
         return result
     }
 }
@@ -202,9 +171,9 @@ extension LoadedGetsRun.Result {
             |---:|---:|---:|---:|---:|---:|---|---:|
             | \(answers) | \(percent(current)) | \(percent(oneBehind.count)) | \(percent(oneBehind.filter { $0 > 0.4 }.count)) | \(quantile(0.5)) / \(quantile(0.99)) / \(behind.last.map(milliseconds) ?? "-") | \(percent(twoBehind)) | \(others.isEmpty ? "0" : others.sorted { $0.key < $1.key }.map { "\(percent($0.value)) \($0.key)" }.joined(separator: ", ")) | \(failures) |
             
-            Where the staleness comes from: orientd's decision after each turn, and the round trip of the answers two turns behind.
+            Where the staleness comes from: the daemon's decision after each turn (iio-sensor-proxy's: when monitor-sensor prints it), and the round trip of the answers two turns behind.
 
-            | turns (in s, hand at raised priority) | writing a turn, p50 / max (ms) | decided | decision after the turn, p50 / p99 / max (ms) | two turns behind: round trip p50 / p99 / max (ms) | of those, orientd had decided past them before `get` was sent |
+            | turns (in s, hand at raised priority) | writing a turn, p50 / max (ms) | decided | decision after the turn, p50 / p99 / max (ms) | two turns behind: round trip p50 / p99 / max (ms) | of those, the daemon had decided past them before the call |
             |---:|---:|---:|---:|---:|---:|
             | \(decisionLags.count + undecidedTurns) (\(String(format: "%.1f", turningSeconds)), \(handPriorityRaised ? "yes" : "no")) | \(milliseconds(percentile(50, of: turnWritingSeconds))) / \(milliseconds(turnWritingSeconds.max())) | \(decisionLags.count) | \(summary(decisionLags)) | \(summary(staleRoundTrips)) | \(staleAfterDecision) |
             """

@@ -47,6 +47,9 @@ struct OrientdFanout: ParsableCommand {
     @Option(help: "Seconds of turning with --get-loops.")
     var loadSeconds = 20.0
 
+    @Option(help: ArgumentHelp("With --get-loops, measure iio-sensor-proxy too, from its package unpacked at this directory (scripts/bench-fanout passes the copy scripts/setup unpacks).", valueName: "root"))
+    var iioSensorProxy: String?
+
     func validate() throws {
         guard changes >= 1, settle >= 0, timeout > 0 else { throw ValidationError("--changes and --timeout must be positive") }
     }
@@ -62,14 +65,7 @@ struct OrientdFanout: ParsableCommand {
 
         let scratch = try scratchDirectory()
         if getLoops > 0 {
-            try FileLimit.check(connections: subscribers.counts.max()! + getLoops + 1)
-            let loaded = LoadedGetsRun(executable: executable, sensor: try EmulatedAccelerometer.standard(.portrait), scratch: scratch,
-                                       options: orientdOption, timeout: timeout, say: say)
-            let result = try loaded.measure(subscribers: subscribers.counts.max()!, loops: getLoops, interval: turnEvery, seconds: loadSeconds)
-            print("\(subscribers.counts.max()!) subscribers, \(getLoops) get loops, a turn every \(turnEvery.formatted()) s for \(loadSeconds.formatted()) s"
-                  + (orientdOption.isEmpty ? "" : ", orientd run with \(orientdOption.joined(separator: " "))") + "\n")
-            print(result.markdown)
-            for complaint in result.complaints { say("orientd: \(complaint)") }
+            try measureLoadedGets(executable: executable, scratch: scratch, say: say)
             return
         }
         let run = FanoutRun(executable: executable, sensor: try EmulatedAccelerometer.standard(.portrait), scratch: scratch,
@@ -83,6 +79,37 @@ struct OrientdFanout: ParsableCommand {
         if !orientdOption.isEmpty { print("orientd run with \(orientdOption.joined(separator: " "))\n") }
         print(Report(results: results, changes: changes, settle: settle).markdown)
         say("orientd's logs are in \(scratch)")
+    }
+
+    /// The loaded-gets rows: orientd, then iio-sensor-proxy (when --iio-sensor-proxy names it),
+    /// each on a fresh emulated device under the same load.
+    private func measureLoadedGets(executable: String, scratch: String, say: @escaping (String) -> Void) throws {
+        let count = subscribers.counts.max()!
+        try FileLimit.check(connections: count + getLoops + 1)
+        print("\(count) subscribers, \(getLoops) get loops, a turn every \(turnEvery.formatted()) s for \(loadSeconds.formatted()) s"
+              + (orientdOption.isEmpty ? "" : ", orientd run with \(orientdOption.joined(separator: " "))") + "\n")
+        // The udev property iio-sensor-proxy looks for; orientd does without it.
+        let properties = ["IIO_SENSOR_PROXY_TYPE": "iio-poll-accel"]
+        var services: [(sensor: EmulatedAccelerometer, start: (EmulatedAccelerometer) throws -> any LoadedService)] = [(
+            try EmulatedAccelerometer.standard(.portrait, properties: properties),
+            { sensor in
+                try OrientdUnderLoadedGets(executable: executable, socketPath: scratch + "/orientd.sock", maxClients: count + getLoops + 64,
+                                           options: orientdOption, environment: sensor.environment, log: scratch + "/orientd-loaded-gets.log")
+            }
+        )]
+        if let root = iioSensorProxy {
+            services.append((try EmulatedAccelerometer.standard(.portrait, properties: properties), { sensor in
+                try SensorProxyUnderLoadedGets(root: root, scratch: scratch, sensorEnvironment: sensor.environment, maxClients: count + getLoops)
+            }))
+        }
+        for (sensor, start) in services {
+            let service = try start(sensor)
+            let run = LoadedGetsRun(sensor: sensor, timeout: timeout, say: say)
+            let result = try run.measure(service, subscribers: count, loops: getLoops, interval: turnEvery, seconds: loadSeconds)
+            print("**\(service.name)**\n\n" + result.markdown + "\n")
+            for complaint in result.complaints { say("\(service.name): \(complaint)") }
+        }
+        say("the daemons' logs are in \(scratch)")
     }
 
     private func scratchDirectory() throws -> String {

@@ -17,11 +17,13 @@ public final class PrivateSystemBus: @unchecked Sendable {
     public let socketPath: String
     private let daemon: ChildProcess
 
-    public init(directory: String, policy: Policy = .permissive) throws {
+    /// `limits` override dbus-daemon's (`max_connections_per_user` and the like), for loads
+    /// beyond a desktop's.
+    public init(directory: String, policy: Policy = .permissive, limits: [String: Int] = [:]) throws {
         self.directory = directory
         socketPath = directory + "/system_bus_socket"
         let configuration = directory + "/bus.conf"
-        try Self.configuration(listeningOn: socketPath, policy: policy).write(toFile: configuration, atomically: true, encoding: .utf8)
+        try Self.configuration(listeningOn: socketPath, policy: policy, limits: limits).write(toFile: configuration, atomically: true, encoding: .utf8)
         daemon = try ChildProcess("/usr/bin/dbus-daemon", ["--config-file=\(configuration)", "--nofork", "--nopidfile"],
                                   standardError: directory + "/dbus.log")
         // Clients that are not root connect too.
@@ -36,7 +38,7 @@ public final class PrivateSystemBus: @unchecked Sendable {
     /// What a program needs to take this bus for the system bus.
     public var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(socketPath)"] }
 
-    private static func configuration(listeningOn path: String, policy: Policy) -> String {
+    private static func configuration(listeningOn path: String, policy: Policy, limits: [String: Int]) -> String {
         let rules = switch policy {
         case .permissive:
             """
@@ -80,7 +82,7 @@ public final class PrivateSystemBus: @unchecked Sendable {
               <type>system</type>
               <listen>unix:path=\(path)</listen>
               <auth>EXTERNAL</auth>
-            \(rules)
+            \(limits.sorted { $0.key < $1.key }.map { "  <limit name=\"\($0.key)\">\($0.value)</limit>\n" }.joined())\(rules)
             </busconfig>
             """
     }
