@@ -150,7 +150,7 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
         case .polkitReachable(true, _):
             logger.notice("polkit answers again: D-Bus clients' claims are decided by it")
         case .polkitReachable(false, let reason):
-            logger.warning("cannot ask polkit whether a D-Bus client may claim a sensor (\(reason)); such claims are refused: start polkitd, or set sensor-proxy-polkit=false to let any local user claim")
+            logger.warning("cannot ask polkit whether a D-Bus client may claim a sensor (\(reason)); such claims are refused: start polkitd, or set sensor-proxy-polkit=false under [Daemon] in /etc/orientd.conf (then restart orientd) to let any local user claim")
         }
         return []
     }
