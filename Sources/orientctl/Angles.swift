@@ -12,6 +12,7 @@ struct Angles: ParsableCommand {
             """)
 
     @OptionGroup var options: ConnectionOptions
+    @OptionGroup var output: JSONOption
 
     @Option(help: "Samples per second. (default: the sensor's rate)")
     var rate: Double?
@@ -28,7 +29,7 @@ struct Angles: ParsableCommand {
         var printed = 0
         try options.follow(parameters, start: { _, _ in }, event: { event, json in
             guard case .angles(let sample) = event else { return true }
-            if options.json {
+            if output.json {
                 Output.line(ConnectionOptions.json(json))
             } else {
                 let dropped = sample.dropped > 0 ? " (\(sample.dropped) dropped)" : ""

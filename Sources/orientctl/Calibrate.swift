@@ -37,6 +37,7 @@ struct Calibrate: ParsableCommand {
             """)
 
     @OptionGroup var options: ConnectionOptions
+    @OptionGroup var output: JSONOption
 
     @Option(help: ArgumentHelp("The accelerometer to calibrate: an id from 'orientctl status'. (default: the one that drives the screen)",
                                valueName: "id"))
@@ -191,11 +192,11 @@ struct Calibrate: ParsableCommand {
 
     /// Lines for people: on standard output, or, with --json (which prints one result object), on standard error.
     private func say(_ line: String) {
-        if options.json { Output.error(line) } else { Output.line(line) }
+        if output.json { Output.error(line) } else { Output.line(line) }
     }
 
     private func report(matrix: MountMatrix, sensor: SensorStatus, alreadyRight: Bool, installed: Bool) {
-        guard options.json else { return }
+        guard output.json else { return }
         var result: [String: JSONValue] = [
             "mountMatrix": .array(matrix.rows.map { .array([.number($0.x), .number($0.y), .number($0.z)]) }),
             "value": .string(HwdbEntry.value(of: matrix)),

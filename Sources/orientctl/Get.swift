@@ -11,11 +11,12 @@ struct Get: ParsableCommand {
             """)
 
     @OptionGroup var options: ConnectionOptions
+    @OptionGroup var output: JSONOption
     @OptionGroup var device: DeviceOption
 
     func run() throws {
         let (result, json) = try options.call(.get, device.parameters, as: OrientationResult.self)
-        Output.line(options.json ? ConnectionOptions.json(json) : result.orientation.rawValue)
+        Output.line(output.json ? ConnectionOptions.json(json) : result.orientation.rawValue)
     }
 }
 

@@ -14,21 +14,22 @@ struct Lock: ParsableCommand {
             """)
 
     @OptionGroup var options: ConnectionOptions
+    @OptionGroup var output: JSONOption
 
     @Flag(help: "Unlock if the rotation is locked, lock it otherwise.")
     var toggle = false
 
     func run() throws {
-        guard toggle else { return try setLock(.lock, options: options) }
+        guard toggle else { return try setLock(.lock, options: options, json: output.json) }
         let (status, _) = try options.call(.status, as: StatusResult.self)
-        try setLock(status.locked ? .unlock : .lock, options: options)
+        try setLock(status.locked ? .unlock : .lock, options: options, json: output.json)
     }
 }
 
 /// Locks or unlocks (`lock`/`unlock` share it), and says whether the lock was saved.
-func setLock(_ method: Method, options: ConnectionOptions) throws {
+func setLock(_ method: Method, options: ConnectionOptions, json printsJSON: Bool) throws {
     let (result, json) = try options.call(method, as: LockResult.self)
-    if options.json {
+    if printsJSON {
         Output.line(ConnectionOptions.json(json))
         return
     }

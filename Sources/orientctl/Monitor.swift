@@ -24,6 +24,7 @@ struct Monitor: ParsableCommand {
             """)
 
     @OptionGroup var options: ConnectionOptions
+    @OptionGroup var output: JSONOption
     @OptionGroup var device: DeviceOption
 
     @Flag(help: "Follow the tilt steps too: vertical, tiltedUp, tiltedDown, faceUp, faceDown.")
@@ -47,7 +48,7 @@ struct Monitor: ParsableCommand {
 
     func run() throws {
         try options.follow(SubscribeParameters(events: events), device: device.device, start: { result, json in
-            if options.json {
+            if output.json {
                 Output.line(ConnectionOptions.json(json))
                 return
             }
@@ -68,7 +69,7 @@ struct Monitor: ParsableCommand {
             case .sensorAvailability(let availability): line = AmbientText.availability(availability)
             default: return true
             }
-            Output.line(options.json ? ConnectionOptions.json(json) : line)
+            Output.line(output.json ? ConnectionOptions.json(json) : line)
             return true
         })
     }

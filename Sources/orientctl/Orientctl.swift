@@ -25,19 +25,28 @@ struct Orientctl: ParsableCommand {
         var all = sigset_t()
         sigfillset(&all)
         sigprocmask(SIG_UNBLOCK, &all, nil)
-        main(nil)
+        let commands = configuration.subcommands.map { $0._commandName }
+        do {
+            main(try CommandLineConventions.arrange(Array(CommandLine.arguments.dropFirst()), commands: commands))
+        } catch {
+            Output.error(error.message)
+            Foundation.exit(64)
+        }
     }
 }
 
-/// Options every subcommand takes.
+/// `--json`, for the subcommands that can print what orientd sent.
+struct JSONOption: ParsableArguments {
+    @Flag(help: "Print JSON objects, one per line, instead of orientation names.")
+    var json = false
+}
+
+/// Options every subcommand that talks to orientd takes.
 struct ConnectionOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "orientd's socket. (default: $\(Wire.socketEnvironmentVariable), else \(Wire.defaultSocketPath))",
         valueName: "path"))
     var socket: String?
-
-    @Flag(help: "Print JSON objects, one per line, instead of orientation names.")
-    var json = false
 
     func connect() throws -> OrientdClient {
         do {

@@ -25,7 +25,6 @@ struct Record: ParsableCommand {
 
     func validate() throws {
         if let duration, !(duration > 0) { throw ValidationError("--duration must be above 0") }
-        if options.json { throw ValidationError("--json does not apply to record: a trace is plain text") }
     }
 
     func run() throws {

@@ -8,10 +8,11 @@ struct Status: ParsableCommand {
         discussion: "With --json, prints the status result object as orientd sent it.")
 
     @OptionGroup var options: ConnectionOptions
+    @OptionGroup var output: JSONOption
 
     func run() throws {
         let (status, json) = try options.call(.status, as: StatusResult.self)
-        if options.json {
+        if output.json {
             Output.line(ConnectionOptions.json(json))
             return
         }

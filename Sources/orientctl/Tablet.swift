@@ -15,10 +15,11 @@ struct Tablet: ParsableCommand {
             """)
 
     @OptionGroup var options: ConnectionOptions
+    @OptionGroup var output: JSONOption
 
     func run() throws {
         try options.follow(SubscribeParameters(events: [.tabletModeDidChange, .hingeAngleDidChange]), start: { result, json in
-            Output.line(options.json ? ConnectionOptions.json(json) : describeStart(result))
+            Output.line(output.json ? ConnectionOptions.json(json) : describeStart(result))
         }, event: { event, json in
             let line: String
             switch event {
@@ -29,7 +30,7 @@ struct Tablet: ParsableCommand {
             default:
                 return true
             }
-            Output.line(options.json ? ConnectionOptions.json(json) : line)
+            Output.line(output.json ? ConnectionOptions.json(json) : line)
             return true
         })
     }

@@ -8,6 +8,7 @@ struct Unlock: ParsableCommand {
         discussion: "Only root and members of orientd's lock-group may change the lock.")
 
     @OptionGroup var options: ConnectionOptions
+    @OptionGroup var output: JSONOption
 
-    func run() throws { try setLock(.unlock, options: options) }
+    func run() throws { try setLock(.unlock, options: options, json: output.json) }
 }

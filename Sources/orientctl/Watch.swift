@@ -18,7 +18,6 @@ struct Watch: ParsableCommand {
     var frames: Int?
 
     func validate() throws {
-        if options.json { throw ValidationError("--json does not apply to watch; use 'orientctl angles --json' or 'monitor --json'") }
     }
 
     func run() throws {

@@ -17,6 +17,40 @@ extension IntegrationTests {
             }
         }
 
+        /// The pages read as their --help does: every character that is not ASCII comes through
+        /// (swift-argument-parser's generator drops them; scripts/generate-docs puts them back),
+        /// groff has no warning, SEE ALSO names pages that exist, and the documents cited are
+        /// the ones scripts/install puts in /usr/share/doc/orientd.
+        @Test func manPagesReadAsTheHelpDoes() throws {
+            let pages = try FileManager.default.contentsOfDirectory(atPath: "\(Self.root)/man/man1").filter { $0.hasSuffix(".1") }
+            #expect(pages.count >= 13)
+            let install = try String(contentsOfFile: "\(Self.root)/scripts/install", encoding: .utf8)
+            for name in pages {
+                let path = "\(Self.root)/man/man1/\(name)"
+                let page = try String(contentsOfFile: path, encoding: .utf8)
+                let command = String(name.dropLast(2)).split(separator: ".").map(String.init)
+                let help = try run(command[0], Array(command.dropFirst()) + ["--help"]).standardOutput
+                for scalar in Set(help.unicodeScalars.filter { !$0.isASCII }) {
+                    let escape = String(format: "\\[u%04X]", scalar.value)
+                    #expect(page.contains(escape), "\(name) lacks '\(scalar)' (\(escape)) that --help has: \(Self.regenerate)")
+                }
+                let rawCharacters = page.unicodeScalars.filter { !$0.isASCII }
+                #expect(rawCharacters.isEmpty, "\(name) has raw characters groff may drop")
+                let groff = try run(executable: "/usr/bin/groff", ["-mdoc", "-ww", "-z", "-Tutf8", path])
+                #expect(groff.status == 0 && groff.standardError.isEmpty, "groff on \(name): \(groff.standardError)")
+                for reference in page.matches(of: /\.Xr ([a-z.-]+) 1/).map({ String($0.1) }) {
+                    #expect(pages.contains(reference + ".1"), "\(name) refers to \(reference)(1), which is not a page here")
+                }
+                for document in page.matches(of: /\/usr\/share\/doc\/orientd\/([a-z-]+\.md)/).map({ String($0.1) }) {
+                    #expect(FileManager.default.fileExists(atPath: "\(Self.root)/docs/\(document)"), "\(name) cites \(document)")
+                    #expect(install.contains("for document in docs/*.md"), "scripts/install does not ship docs/\(document)")
+                }
+                #expect(!page.contains("docs/"), "\(name) cites a path in the source tree")
+            }
+            let orientd = try String(contentsOfFile: "\(Self.root)/man/man1/orientd.1", encoding: .utf8)
+            #expect(!orientd.contains("subcommand"), "orientd has no subcommand to show")
+        }
+
         /// Every subcommand has a page, and each page names every option its --help shows.
         @Test func manPagesCoverEveryCommandAndOption() throws {
             let commands: [(page: String, arguments: [String], tool: String)] =

@@ -15,6 +15,28 @@ extension IntegrationTests {
             let json = try run("orientctl", ["get", "--json"], environment: ["ORIENTD_SOCKET": daemon.socketPath])
             #expect(json.status == 0)
             #expect(json.standardOutput == #"{"orientation":"portraitUpsideDown"}"# + "\n")
+            // systemctl's and git's order: the socket before the command, in both spellings.
+            for arguments in [["--socket", daemon.socketPath, "get"], ["--socket=\(daemon.socketPath)", "get", "--json"]] {
+                let before = try run("orientctl", arguments)
+                #expect(before.status == 0, "\(arguments): \(before.standardError)")
+                #expect(before.standardOutput.contains("portraitUpsideDown"), "\(arguments)")
+            }
+        }
+
+        @Test("a misspelt command gets a guess and a usage error", arguments: [["gte"], ["help", "gte"], ["--socket", "/x", "gte"]])
+        func misspeltCommand(arguments: [String]) throws {
+            let result = try run("orientctl", arguments)
+            #expect(result.status == 64)
+            #expect(result.standardError.contains("unknown command 'gte'; did you mean 'get'?"), "\(result.standardError)")
+            #expect(result.standardOutput.isEmpty)
+        }
+
+        @Test("only the commands that can print JSON offer --json", arguments: ["watch", "record"])
+        func noJSONWhereItIsRefused(command: String) throws {
+            let help = try run("orientctl", [command, "--help"])
+            #expect(help.status == 0)
+            #expect(!help.standardOutput.contains("--json"))
+            #expect(try run("orientctl", ["get", "--help"]).standardOutput.contains("--json"))
         }
 
         @Test func unreachableDaemonSaysWhereItLookedAndHowToStartIt() throws {
