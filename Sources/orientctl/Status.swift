@@ -16,23 +16,17 @@ struct Status: ParsableCommand {
             Output.line(ConnectionOptions.json(json))
             return
         }
-        let sensor = status.sensor
         Output.line("""
             server:        \(status.server) (protocol \(status.protocol)), up \(number(status.uptime)) s
             orientation:   \(status.orientation.rawValue)\(status.tilt.map { ", tilt \($0.rawValue)" } ?? "")
             rotation lock: \(status.locked ? "on" : "off")
             clients:       \(status.clients) connected, \(status.subscribers) subscribed
-            sensor:        \(sensor.device) at \(sensor.uri) (\(sensor.location.rawValue))
-            reading:       \(sensor.reading ? "yes" : "no (no client needs it)"), \(number(sensor.rate)) times a second while it does
-            mount matrix:  \(sensor.mountMatrix.map { $0.map(number).joined(separator: ", ") }.joined(separator: "; ")) from \(sensor.mountMatrixSource)
             """)
-        if let problem = sensor.scaleProblem { Output.line("scale:         \(problem)") }
+        for line in sensorLines(status.sensor) { Output.line(line) }
         // A convertible's base accelerometer (or any other) is read along with the display one.
         if status.devices.count > 1 {
             Output.line("accelerometers:")
-            for device in status.devices {
-                Output.line("  \(device.id ?? "-"): \(device.device) (\(device.location.rawValue))\(device.available ? "" : ", unavailable")")
-            }
+            for device in status.devices { Output.line("  " + describe(device)) }
         }
         // Left out by daemons from before the ambient sensors.
         if let light = status.light {
@@ -43,6 +37,28 @@ struct Status: ParsableCommand {
             Output.line("proximity:     " + ambient(proximity.device, available: proximity.available, reading: proximity.reading,
                                                     value: proximity.proximityState.map { AmbientText.proximity(near: $0) }))
         }
+    }
+
+    /// The display accelerometer: what it is and where, how it is read and mounted; or, when
+    /// there is none, why and that orientd waits for one.
+    private func sensorLines(_ sensor: SensorStatus) -> [String] {
+        var lines = ["sensor:        " + describe(sensor)]
+        guard sensor.available else { return lines }
+        let rate = "\(number(sensor.rate)) times a second"
+        lines.append("reading:       " + (sensor.reading ? "yes, \(rate)" : "no (no client needs it); \(rate) while one does"))
+        let matrix = sensor.mountMatrix.map { $0.map(number).joined(separator: ", ") }.joined(separator: "; ")
+        lines.append("mount matrix:  \(matrix)" + (sensor.mountMatrixSource.isEmpty ? "" : " from \(sensor.mountMatrixSource)"))
+        if let problem = sensor.scaleProblem { lines.append("scale:         \(problem)") }
+        return lines
+    }
+
+    /// One accelerometer in a line: name, place, id and context; or why it cannot be read.
+    private func describe(_ sensor: SensorStatus) -> String {
+        let context = sensor.uri.isEmpty ? "" : " at \(sensor.uri)"
+        guard sensor.available else {
+            return "none\(context) — \(sensor.problem ?? "not found yet"); orientd waits for one"
+        }
+        return "\(sensor.device) in the \(sensor.location.rawValue)" + (sensor.id.map { ", id \($0)," } ?? "") + context
     }
 
     /// An ambient sensor: its value while it is read, else why there is none.

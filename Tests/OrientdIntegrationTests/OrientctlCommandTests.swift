@@ -12,8 +12,8 @@ extension IntegrationTests {
                 .portrait, properties: ["ACCEL_MOUNT_MATRIX": "0, 1, 0; -1, 0, 0; 0, 0, 1"]))
             let status = try run("orientctl", ["status", "--socket", daemon.socketPath])
             #expect(status.status == 0, "\(status.standardError)")
-            for line in ["orientation:   landscapeLeft", "rotation lock: off", "sensor:        iio:device0 (accel_3d) at local: (display)",
-                         "reading:       no (no client needs it)", "mount matrix:  0, 1, 0; -1, 0, 0; 0, 0, 1 from udev property ACCEL_MOUNT_MATRIX",
+            for line in ["orientation:   landscapeLeft", "rotation lock: off", "sensor:        iio:device0 (accel_3d) in the display, id local:/accel_3d, at local:",
+                         "reading:       no (no client needs it); 25 times a second while one does", "mount matrix:  0, 1, 0; -1, 0, 0; 0, 0, 1 from udev property ACCEL_MOUNT_MATRIX",
                          "light:         none", "proximity:     none"] {
                 #expect(status.standardOutput.contains(line), "missing '\(line)' in:\n\(status.standardOutput)")
             }

@@ -136,6 +136,24 @@ extension IntegrationTests {
             #expect(status["sensor"]?["problem"]?.stringValue?.contains("ip:127.0.0.1:1") == true)
         }
 
+        /// `status` without a sensor says where it looked and why there is none, and shows nothing
+        /// of a sensor it does not have; beside a board that answers, the dead one is listed by
+        /// its URI with its reason.
+        @Test func statusTextSaysWhyThereIsNoSensor() throws {
+            let alone = try Daemon(sensor: nil, arguments: ["--uri", "ip:127.0.0.1:1"])
+            let text = try run("orientctl", ["status", "--socket", alone.socketPath]).standardOutput
+            #expect(text.contains("sensor:        none at ip:127.0.0.1:1 — cannot open IIO context 'ip:127.0.0.1:1'"), "\(text)")
+            #expect(text.contains("orientd waits for one"), "\(text)")
+            for absent in ["reading:", "mount matrix:", "at  (", "from \n", "0 times a second"] {
+                #expect(!text.contains(absent), "'\(absent)' in:\n\(text)")
+            }
+
+            let both = try Daemon(sensor: try EmulatedAccelerometer.standard(), arguments: ["--uri", "local:", "--uri", "ip:127.0.0.1:1"])
+            let listed = try run("orientctl", ["status", "--socket", both.socketPath]).standardOutput
+            #expect(listed.contains("sensor:        iio:device0 (accel_3d) in the display, id local:/accel_3d, at local:"), "\(listed)")
+            #expect(listed.contains("\n  none at ip:127.0.0.1:1 — cannot open IIO context 'ip:127.0.0.1:1'"), "\(listed)")
+        }
+
         /// No accelerometer: one clear line that says what was seen, then orientd waits for one
         /// (HotplugTests shows it reading one that appears).
         @Test func noAccelerometerIsOneClearLine() throws {

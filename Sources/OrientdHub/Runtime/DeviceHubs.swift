@@ -44,10 +44,12 @@ public struct DeviceHubs: Sendable {
     /// subscribers counted.
     public func status(clients: Int) -> StatusResult {
         var status = main.status(clients: clients)
+        // A context never reached yet is named by its URI, the main one too.
+        if status.sensor.uri.isEmpty { status.sensor.uri = entries[0].uri }
+        if status.devices.isEmpty, entries.count > 1 { status.devices = [status.sensor] }
         for entry in entries.dropFirst() {
             let other = entry.hub.status(clients: clients)
             status.subscribers += other.subscribers
-            // A board never reached yet is still listed, by its URI.
             var sensor = other.sensor
             if sensor.uri.isEmpty { sensor.uri = entry.uri }
             status.devices += other.devices.isEmpty ? [sensor] : other.devices
