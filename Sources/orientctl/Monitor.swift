@@ -21,6 +21,10 @@ struct Monitor: ParsableCommand {
             --orientation for both); only the sensors followed are read. Their sensors coming and \
             going read "proximity sensor unavailable: REASON", "light sensor available: DEVICE"; \
             with --json, their events are proximityStateDidChange and ambientLightDidChange.
+
+            When orientd stops or restarts, monitor says so on standard error ("orientd stopped; \
+            waiting for it to start again") and goes on once it is back, printing the state afresh \
+            as at the start. --no-reconnect exits instead, for scripts.
             """)
 
     @OptionGroup var options: ConnectionOptions
@@ -39,6 +43,9 @@ struct Monitor: ParsableCommand {
     @Flag(help: "Follow the orientation too (the default without --tilt, --proximity or --light).")
     var orientation = false
 
+    @Flag(help: "Exit when orientd stops (status 0) or drops the connection (status 1), instead of waiting for it to start again.")
+    var noReconnect = false
+
     /// What to subscribe to: the orientation unless only ambient sensors were asked for.
     var events: [EventKind] {
         (orientation || !(proximity || light || tilt) ? [.deviceOrientationDidChange] : [])
@@ -47,7 +54,7 @@ struct Monitor: ParsableCommand {
     }
 
     func run() throws {
-        try options.follow(SubscribeParameters(events: events), device: device.device, start: { result, json in
+        try options.follow(SubscribeParameters(events: events), device: device.device, reconnecting: !noReconnect, start: { result, json in
             if output.json {
                 Output.line(ConnectionOptions.json(json))
                 return

@@ -71,23 +71,55 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     /// Connects, subscribes with `parameters`, hands the result to `start`, then every event to
-    /// `event` until the daemon closes the connection (an error) or `event` returns false. Both
-    /// get the message as sent too, for --json. Events this version does not know are skipped.
-    func follow(_ parameters: SubscribeParameters, device: String? = nil, start: (SubscribeResult, JSONValue) throws -> Void,
-                event: (ServerEvent, JSONValue) throws -> Bool) throws {
-        let client = try connect()
-        do {
-            let json = try client.call(Method.subscribe.rawValue, parameters.request(device: device))
-            try start(try Self.read(json, of: .subscribe, as: SubscribeResult.self), json)
-            client.setReadTimeout(nil)
-            while let received = try client.nextReceivedEvent() {
-                if case .unknown = received.event { continue }
-                guard try event(received.event, received.json) else { return }
+    /// `event` until `event` returns false or orientd goes. Both get the message as sent too, for
+    /// --json. Events this version does not know are skipped. When orientd stops (it says so
+    /// first) or the connection drops: with `reconnecting`, says so on standard error, waits for
+    /// orientd to come back and subscribes again (`start` hears the state afresh); without, a
+    /// clean stop returns and a dropped connection is an error. Orientd not running at the start,
+    /// or refusing the subscription, is an error either way.
+    func follow(_ parameters: SubscribeParameters, device: String? = nil, reconnecting: Bool = false,
+                start: (SubscribeResult, JSONValue) throws -> Void, event: (ServerEvent, JSONValue) throws -> Bool) throws {
+        var client = try connect()
+        while true {
+            var stopped = false
+            var lost = "it closed the connection"
+            do {
+                let json = try client.call(Method.subscribe.rawValue, parameters.request(device: device))
+                try start(try Self.read(json, of: .subscribe, as: SubscribeResult.self), json)
+                client.setReadTimeout(nil)
+                while let received = try client.nextReceivedEvent() {
+                    if case .stopping = received.event {
+                        stopped = true
+                        continue
+                    }
+                    if case .unknown = received.event { continue }
+                    guard try event(received.event, received.json) else { return }
+                }
+            } catch OrientdClientError.connectionLost(_, let reason) {
+                lost = reason
+            } catch let error as OrientdClientError {
+                throw ClientFailure(error)
             }
-        } catch let error as OrientdClientError {
-            throw ClientFailure(error)
+            guard reconnecting else {
+                if stopped {
+                    Output.error("orientctl: orientd at \(client.socketPath) stopped")
+                    return
+                }
+                throw ClientFailure(message: "orientd at \(client.socketPath) closed the connection: \(lost)")
+            }
+            Output.error(stopped ? "orientctl: orientd stopped; waiting for it to start again (Ctrl-C to quit)"
+                                 : "orientctl: lost orientd (\(lost)); waiting for it (Ctrl-C to quit)")
+            client = waitForOrientd()
+            Output.error("orientctl: orientd is back")
         }
-        throw ClientFailure(message: "orientd at \(client.socketPath) closed the connection")
+    }
+
+    /// Connects once orientd listens again, trying four times a second.
+    private func waitForOrientd() -> OrientdClient {
+        while true {
+            if let client = try? OrientdClient(socketPath: socket) { return client }
+            usleep(250_000)
+        }
     }
 
     /// A result as the method's result type; one that does not read is orientd's fault.

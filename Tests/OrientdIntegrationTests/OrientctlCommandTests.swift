@@ -30,6 +30,34 @@ extension IntegrationTests {
             #expect(monitor.output.map(\.text) == ["proximity sensor unavailable: orientd has none", "light sensor unavailable: orientd has none"])
         }
 
+        /// monitor follows orientd across a restart, as rotate and the Swift client do: it says
+        /// orientd stopped, waits, and prints the state afresh once orientd is back; with
+        /// --no-reconnect a clean stop ends it with status 0.
+        @Test func monitorFollowsOrientdAcrossARestart() throws {
+            let sensor = try EmulatedAccelerometer.standard(.portrait)
+            let first = try Daemon(sensor: sensor)
+            let socket = first.socketPath
+            let errors = makeScratchDirectory() + "/monitor.err"
+            let monitor = try ChildProcess(Products.path("orientctl"), ["monitor", "--socket", socket], standardError: errors)
+            defer { monitor.stop() }
+            let once = try ChildProcess(Products.path("orientctl"), ["monitor", "--no-reconnect", "--socket", socket])
+            defer { once.stop() }
+            try #require(monitor.waitForLines(1, timeout: 10) && once.waitForLines(1, timeout: 10))
+            #expect(monitor.output.map(\.text) == ["portrait"])
+            #expect(first.stop() == 0)
+            #expect(once.exitStatus(timeout: 10) == 0)
+            let stderr = { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
+            #expect(waitUntil(timeout: 10) { stderr().contains("orientd stopped; waiting for it to start again") }, "\(stderr())")
+            #expect(monitor.isRunning)
+
+            sensor.turn(to: .landscapeLeft)
+            let second = try Daemon(sensor: sensor, socketPath: socket)
+            defer { _ = second.stop() }
+            #expect(monitor.waitForLines(2, timeout: 10), "\(monitor.output.map(\.text)) \(stderr())")
+            #expect(monitor.output.map(\.text) == ["portrait", "landscapeLeft"])
+            #expect(stderr().contains("orientd is back"))
+        }
+
         @Test func lockAndUnlock() throws {
             let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard())
             let lock = try run("orientctl", ["lock", "--socket", daemon.socketPath])

@@ -1,0 +1,44 @@
+import Foundation
+import ProcessHarness
+import Testing
+
+extension IntegrationTests {
+    /// The README's try-it path: scripts/try keeps orientd on an emulated accelerometer at a
+    /// known socket and says how to reach it; scripts/turn-emulated-device turns it from another
+    /// terminal; Ctrl-C (here SIGTERM) takes both down.
+    @Suite struct TryItTests {
+        static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized.path
+
+        @Test func tryItRunsOrientdToTurnFromAnotherTerminal() throws {
+            let state = makeScratchDirectory() + "/try"
+            // With the signal mask of a shell in a terminal (the test runner's blocks SIGTERM), so
+            // that stopping it is the Ctrl-C a user gives.
+            let unblocked = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, set()); os.execv(sys.argv[1], sys.argv[1:])"
+            let tryIt = try ChildProcess("/usr/bin/python3", ["-c", unblocked, Self.root + "/scripts/try", "--no-build", "--state", state])
+            defer { tryIt.stop() }
+            try #require(waitUntil(timeout: 30) { tryIt.output.contains { $0.text.hasPrefix("Ctrl-C here stops") } },
+                         "scripts/try said: \(tryIt.output.map(\.text))")
+            let said = tryIt.output.map(\.text).joined(separator: "\n")
+            #expect(said.contains("export ORIENTD_SOCKET=\(state)/orientd.sock PATH="), "\(said)")
+            #expect(said.contains("scripts/turn-emulated-device landscapeLeft"), "\(said)")
+            let socket = ["ORIENTD_SOCKET": state + "/orientd.sock"]
+            let get = { (try? run("orientctl", ["get"], environment: socket).standardOutput) ?? "" }
+            #expect(get() == "portrait\n")
+
+            let turn = { (arguments: [String]) in try run(executable: Self.root + "/scripts/turn-emulated-device", ["--state", state] + arguments) }
+            #expect(try turn(["landscapeLeft"]).status == 0)
+            #expect(waitUntil(timeout: 10) { get() == "landscapeLeft\n" }, "\(get())")
+            #expect(try turn(["0", "0", "256"]).status == 0)
+            #expect(waitUntil(timeout: 10) { get() == "faceUp\n" }, "\(get())")
+            let wrong = try turn(["sideways"])
+            #expect(wrong.status == 2)
+            #expect(wrong.standardError.contains("expected an orientation"))
+
+            tryIt.stop()
+            #expect(waitUntil(timeout: 10) { !FileManager.default.fileExists(atPath: state + "/orientd.sock") })
+            let gone = try turn(["portrait"])
+            #expect(gone.status == 1)
+            #expect(gone.standardError.contains("start one with scripts/try"), "\(gone.standardError)")
+        }
+    }
+}
