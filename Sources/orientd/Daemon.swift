@@ -28,7 +28,13 @@ struct Daemon {
     static let configurationExitCode: Int32 = 78
     let invocation: DaemonInvocation
 
-    init(_ invocation: DaemonInvocation) { self.invocation = invocation }
+    /// With --replay --fast: orientd stops at the end of the trace (scripts want it to).
+    let replayEnd: ReplayEnd?
+
+    init(_ invocation: DaemonInvocation) {
+        self.invocation = invocation
+        replayEnd = invocation.replay != nil && invocation.fast ? ReplayEnd() : nil
+    }
 
     func run() async throws {
         let settings: DaemonSettings
@@ -185,13 +191,15 @@ struct Daemon {
         let reloader = ConfigurationReloader(path: path, settings: settings, pipelines: pipelines, logger: logger) { () throws(ConfigurationProblems) in
             try Self.resolveSettings(configPath: path, required: required, flags: flags).0
         }
-        let group = ServiceGroup(
-            services: zip(sensors, feeds).enumerated().map { index, pair in
-                SampleFeedService(feed: pair.1, uri: pair.0.uri, startedAlready: index == 0, logger: logger)
-            } + [StoppingService(events: events, ambient: ambient, notifier: notifier, statusLine: statusLine), server,
-                       SignalService(signals: signals, reloader: reloader, logger: logger)],
+        let services: [any Service] = zip(sensors, feeds).enumerated().map { index, pair in
+            SampleFeedService(feed: pair.1, uri: pair.0.uri, startedAlready: index == 0, logger: logger)
+        } + [StoppingService(events: events, ambient: ambient, notifier: notifier, statusLine: statusLine), server,
+             SignalService(signals: signals, reloader: reloader, logger: logger)]
+        let ending = replayEnd.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0, successTerminationBehavior: .gracefullyShutdownGroup)] } ?? []
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) } + ending,
             gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger)
+            logger: logger))
         try await group.run()
     }
 }
@@ -223,7 +231,8 @@ extension Daemon {
                   heartbeat: SensorPoller.Heartbeat?, onReading: @escaping @Sendable (Reading) -> Void,
                   needsFullRate: @escaping @Sendable () -> Bool, logger: Logger) throws -> any SampleFeed {
         if let replay = invocation.replay {
-            let player = try TracePlayer(path: replay, realTime: !invocation.fast, logger: logger, onReading: onReading)
+            let player = try TracePlayer(path: replay, realTime: !invocation.fast, logger: logger, onReading: onReading,
+                                         onFinished: replayEnd?.reached)
             logger.info("replaying \(player.info.device) from \(replay)\(invocation.fast ? " as fast as possible" : " in real time")")
             return player
         }

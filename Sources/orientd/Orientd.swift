@@ -81,7 +81,7 @@ struct Orientd: AsyncParsableCommand {
         valueName: "trace"))
     var replay: String?
 
-    @Flag(help: "With --replay: play the trace as fast as possible instead of in real time.")
+    @Flag(help: "With --replay: play the trace as fast as possible instead of in real time, and stop at its end.")
     var fast = false
 
     @OptionGroup(title: "Daemon (also config-file keys, under [Daemon])")

@@ -40,3 +40,20 @@ struct StoppingService: Service {
         ambient?.stop()
     }
 }
+
+/// With `--replay --fast`, the end of the trace: it returns once the player has played the last
+/// sample, and the group then shuts down gracefully, as on SIGTERM (clients are told orientd is
+/// stopping). Without --fast it is not in the group: a replay in real time serves on.
+final class ReplayEnd: Service, Sendable {
+    private let (ended, continuation) = AsyncStream<Void>.makeStream()
+
+    /// The player's `onFinished`.
+    var reached: @Sendable () -> Void {
+        let continuation = continuation
+        return { continuation.yield() }
+    }
+
+    func run() async throws {
+        for await _ in ended.cancelOnGracefulShutdown() { return }
+    }
+}

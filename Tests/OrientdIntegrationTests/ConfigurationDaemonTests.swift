@@ -130,8 +130,9 @@ extension IntegrationTests {
             try (lines.joined(separator: "\n") + "\n").write(toFile: trace, atomically: true, encoding: .utf8)
 
             func published(config: String) throws -> [String] {
-                let daemon = try Daemon(sensor: nil, arguments: ["--config", try writeConfig(config), "--replay", trace, "--fast"])
-                #expect(waitUntil(timeout: 10) { daemon.log.contains("finished") })
+                let daemon = try Daemon(sensor: nil, arguments: ["--config", try writeConfig(config), "--replay", trace, "--fast"], waitForSocket: false)
+                #expect(waitUntil(timeout: 10) { !daemon.process.isRunning })
+                #expect(daemon.log.contains("finished"))
                 return daemon.log.split(separator: "\n").compactMap { line in
                     guard line.contains(" → ") else { return nil }
                     return line.components(separatedBy: " → ").last?.split(separator: " ").first.map(String.init)

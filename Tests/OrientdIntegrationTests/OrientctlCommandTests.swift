@@ -91,8 +91,9 @@ extension IntegrationTests {
             #expect(samples.count > 50, "3 s at 25 Hz")
             #expect(samples.first?.time == 0)
 
-            let replay = try Daemon(sensor: nil, arguments: ["--replay", trace, "--fast"])
-            #expect(waitUntil(timeout: 10) { replay.log.contains("replay of \(trace) finished") })
+            let replay = try Daemon(sensor: nil, arguments: ["--replay", trace, "--fast"], waitForSocket: false)
+            #expect(waitUntil(timeout: 10) { !replay.process.isRunning })
+            #expect(replay.log.contains("replay of \(trace) finished"))
             #expect(replay.log.contains("orientation unknown → portrait"))
             #expect(replay.log.contains("orientation portrait → landscapeLeft"))
         }

@@ -13,10 +13,14 @@ public final class TracePlayer: SampleFeed, Sendable {
     private let realTime: Bool
     private let logger: Logger
     private let onReading: @Sendable (Reading) -> Void
+    private let onFinished: (@Sendable () -> Void)?
     private let thread = FeedThread()
 
     /// Reads and checks the whole trace first: a malformed line fails here, naming it.
-    public init(path: String, realTime: Bool, logger: Logger, onReading: @escaping @Sendable (Reading) -> Void) throws {
+    /// `onFinished`, if given, is called once the last sample was handed on (and the player
+    /// then says so); without it the last orientation is served on.
+    public init(path: String, realTime: Bool, logger: Logger, onReading: @escaping @Sendable (Reading) -> Void,
+                onFinished: (@Sendable () -> Void)? = nil) throws {
         guard let bytes = Self.contents(of: path) else {
             throw TraceFileError("cannot read trace \(path): \(String(cString: strerror(errno)))")
         }
@@ -32,6 +36,7 @@ public final class TracePlayer: SampleFeed, Sendable {
         self.realTime = realTime
         self.logger = logger
         self.onReading = onReading
+        self.onFinished = onFinished
     }
 
 
@@ -84,7 +89,13 @@ public final class TracePlayer: SampleFeed, Sendable {
             announce = nil
         }
         announce?()
-        logger.notice("replay of \(path) finished (\(samples.count) samples); still serving the last orientation")
+        if thread.shouldStop { return }
+        if let onFinished {
+            logger.notice("replay of \(path) finished (\(samples.count) samples); stopping")
+            onFinished()
+        } else {
+            logger.notice("replay of \(path) finished (\(samples.count) samples); still serving the last orientation")
+        }
     }
 }
 
