@@ -56,6 +56,29 @@ extension IntegrationTests {
             // The release build's packed relocations need glibc 2.36, which dpkg-shlibdeps cannot see.
             #expect(depends.contains("libc6 (>= 2.36)"), "Depends: \(depends)")
             #expect(!depends.contains("swift"), "the Swift runtime is linked in: \(depends)")
+            #expect(dependencies.filter { $0 == "libc6" }.count == 1, "libc6 named more than once: \(depends)")
+            // Who answers for it: the packager (DEBFULLNAME/DEBEMAIL, else git's identity), never a
+            // made-up address; no homepage that does not exist.
+            let maintainer = try run(executable: "/usr/bin/dpkg-deb", ["--field", package, "Maintainer"]).standardOutput
+            let gitEmail = try run(executable: "/usr/bin/git", ["-C", Self.root, "config", "user.email"]).standardOutput
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(maintainer.contains("<\(ProcessInfo.processInfo.environment["DEBEMAIL"] ?? gitEmail)>"), "Maintainer: \(maintainer)")
+            #expect(!maintainer.contains("localhost"), "Maintainer: \(maintainer)")
+            let homepage = try run(executable: "/usr/bin/dpkg-deb", ["--field", package, "Homepage"]).standardOutput
+            #expect(!homepage.contains("localhost"), "Homepage: \(homepage)")
+            // Stripped binaries (dh_strip's way), and nothing lintian calls an error or a warning.
+            for program in ["orientd", "orientctl"] {
+                let extracted = makeScratchDirectory()
+                _ = try run(executable: "/usr/bin/dpkg-deb", ["-x", package, extracted])
+                let sections = try run(executable: "/usr/bin/readelf", ["-S", "-W", extracted + "/usr/bin/" + program]).standardOutput
+                #expect(!sections.contains(".symtab") && !sections.contains(".debug_info"), "\(program) is not stripped")
+                let size = try FileManager.default.attributesOfItem(atPath: extracted + "/usr/bin/" + program)[.size] as? Int ?? 0
+                #expect(size < (program == "orientd" ? 25 : 64) << 20, "\(program) is \(size >> 20) MiB")
+                try? FileManager.default.removeItem(atPath: extracted)
+            }
+            let lintian = try run(executable: "/usr/bin/lintian", ["--fail-on", "error,warning", package])
+            let findings = lintian.standardOutput.split(separator: "\n").filter { $0.hasPrefix("E:") || $0.hasPrefix("W:") }
+            #expect(lintian.status == 0 && findings.isEmpty, "lintian: \(findings)\n\(lintian.standardError)")
             // It takes iio-sensor-proxy's place: what depends on it is satisfied, and installing
             // one removes the other.
             for field in ["Provides", "Conflicts", "Replaces"] {
@@ -63,7 +86,7 @@ extension IntegrationTests {
                 #expect(value == "iio-sensor-proxy\n", "\(field): \(value)")
             }
             let contents = try run(executable: "/usr/bin/dpkg-deb", ["--contents", package]).standardOutput
-            let files = ["/usr/bin/orientd", "/usr/bin/orientctl", "/usr/lib/systemd/system/orientd.service",
+            let files = ["/usr/share/doc/orientd/changelog.gz", "/usr/share/doc/orientd/copyright", "/usr/bin/orientd", "/usr/bin/orientctl", "/usr/lib/systemd/system/orientd.service",
                          "/usr/lib/systemd/system/orientd.socket", "/usr/lib/systemd/user/orientd-rotate.service",
                          "/usr/lib/udev/rules.d/61-orientd.rules", "/usr/share/man/man1/orientd.1.gz", "/usr/share/man/man1/orientctl.1.gz",
                          "/usr/share/bash-completion/completions/orientctl", "/etc/orientd.conf",
