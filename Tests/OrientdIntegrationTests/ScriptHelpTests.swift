@@ -19,6 +19,14 @@ struct ScriptHelpTests {
     /// Programs a script's work would start with: each stand-in records that it was called.
     static let tools = ["apt-get", "sudo", "swift", "dpkg-deb", "umockdev-run", "systemctl", "udevadm", "make", "orientd"]
 
+    /// The suite's output starts with the tests, not XCTest's "Executed 0 tests" (there are none).
+    @Test func theTestScriptRunsOnlySwiftTesting() throws {
+        let script = try String(contentsOfFile: Self.root + "/scripts/test", encoding: .utf8)
+        #expect(script.contains("swift test --disable-xctest"))
+        let xctests = try run(executable: "/bin/grep", ["-rl", "import XCTest", Self.root + "/Tests"])
+        #expect(xctests.standardOutput.isEmpty, "XCTest cases would not run: \(xctests.standardOutput)")
+    }
+
     @Test("the scripts are found")
     func scriptsAreFound() {
         #expect(Self.scripts.count >= 14, "\(Self.scripts)")
