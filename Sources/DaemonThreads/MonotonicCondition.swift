@@ -60,4 +60,9 @@ package final class Latch: Sendable {
     package func open() { isOpen.update { $0 = true } }
 
     package func wait() { _ = isOpen.wait(until: nil, for: { $0 }, then: { _ in }) }
+
+    /// Waits until open, at most `seconds`; returns whether it opened.
+    package func wait(atMost seconds: Double) -> Bool {
+        isOpen.wait(until: MonotonicClock.now() + seconds, for: { $0 }, then: { _ in true }) ?? false
+    }
 }

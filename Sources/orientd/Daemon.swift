@@ -168,10 +168,20 @@ struct Daemon {
             events.start(hotplugListeners: listeners)
             // Only the main feed is started before readiness; the others start as services of
             // the group: an unreachable board must not hold up the main one, nor readiness.
-            // The ambient sensors are found before too: a D-Bus client asks at once whether there are any.
+            // The ambient sensors are found before too: a D-Bus client asks at once whether there
+            // are any. Both at once, and half a second at most: a board that does not answer (libiio
+            // waits 5 s) must not keep every client waiting; they hear unknown and why meanwhile.
             let main = hubs.main
             ambient?.start { main.report($0) }
-            _ = try await feeds[0].start()
+            let mainOpened = await start(feeds[0], waitingAtMost: 0.5)
+            if let ambient, !ambient.waitForDiscovery(atMost: mainOpened ? 0.5 : 0.1) {
+                logger.notice("\(sensors[0].uri) has not said yet which ambient sensors it has; serving meanwhile")
+            }
+            if !mainOpened {
+                let uri = sensors[0].uri
+                logger.notice("\(uri) has not answered within half a second; serving meanwhile (orientation unknown until it answers)")
+                hubs.main.sensorNotOpenedYet(reason: "connecting to \(uri): no answer yet (libiio waits up to 5 s for a host that is down)")
+            }
             // Last: a client reads the Has… properties as soon as the name appears.
             events.sensorProxy?.requestName()
         } catch {

@@ -136,6 +136,33 @@ extension IntegrationTests {
             #expect(status["sensor"]?["problem"]?.stringValue?.contains("ip:127.0.0.1:1") == true)
         }
 
+        /// A board that takes the connection and never answers (libiio waits 5 s for it) does not
+        /// hold up the clients: orientd serves at once, `get` says unknown and `status` why,
+        /// while libiio is still waiting (its failure is not in the log yet).
+        @Test func aSilentBoardDoesNotHoldUpTheClients() throws {
+            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(listener) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            try withUnsafeMutablePointer(to: &address) { pointer in
+                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                    try #require(bind(listener, raw, length) == 0 && listen(listener, 8) == 0 && getsockname(listener, raw, &length) == 0)
+                }
+            }
+            let uri = "ip:127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+            // Connections wait in the backlog, accepted by the kernel and never answered.
+            let daemon = try Daemon(sensor: nil, arguments: ["--uri", uri])
+            let get = try run("orientctl", ["get", "--socket", daemon.socketPath])
+            let status = try daemon.client().call("status")
+            let gaveUp = daemon.log.contains("cannot open IIO context")
+            #expect(get.standardOutput == "unknown\n", "\(get.standardError)")
+            #expect(status["sensor"]?["problem"]?.stringValue?.contains("connecting to \(uri): no answer yet") == true, "\(status)")
+            #expect(!gaveUp, "answered only once libiio gave up:\n\(daemon.log)")
+            #expect(daemon.log.contains("\(uri) has not answered within half a second; serving meanwhile"), "\(daemon.log)")
+        }
+
         /// `status` without a sensor says where it looked and why there is none, and shows nothing
         /// of a sensor it does not have; beside a board that answers, the dead one is listed by
         /// its URI with its reason.

@@ -36,22 +36,28 @@ public final class AmbientSensorPoller: Sendable {
         self.logger = logger
     }
 
-    /// Starts the thread and returns once the first discovery and the first reads are over: the
-    /// sensors found and what they read have been reported to `report` (called on the poller's
-    /// thread) by then.
+    /// Starts the thread, which first finds the sensors and reads them, reporting to `report`
+    /// (called on the poller's thread); `waitForDiscovery` waits for that.
     public func start(reporting report: @escaping @Sendable (AmbientEvent) -> Void) {
         lightDemand.onDemand { [thread] in thread.wake() }
         proximityDemand.onDemand { [thread] in thread.wake() }
         compassDemand.onDemand { [thread] in thread.wake() }
-        let discovered = Latch()
         thread.start(name: "orientd-ambient") { [self] in
             run(reporting: report, announcing: { discovered.open() })
         }
-        discovered.wait()
+    }
+
+    /// Waits until the first discovery and the first reads are over, at most `seconds` (a board
+    /// slow to answer); returns whether they are. The thread goes on and reports when it can.
+    public func waitForDiscovery(atMost seconds: Double) -> Bool {
+        discovered.wait(atMost: seconds)
     }
 
     /// Asks the thread to stop and waits until it has.
     public func stop() { thread.stop() }
+
+    /// Opened once the first discovery is over.
+    private let discovered = Latch()
 
     /// What udev says happened to an IIO device; called from any thread.
     public func hotplug(_ event: HotplugEvent) {

@@ -113,6 +113,13 @@ struct HubState {
 
     /// The sensor is gone (removed, failing, or none yet): the orientation is unknown until a
     /// sensor is read again, and nobody should wait for a reading that will not come.
+    /// The sensor has not answered yet (a board slow to connect): the same as lost, unless it
+    /// has opened in the meantime.
+    mutating func sensorNotOpenedYet(reason: String, at time: Double) -> [Action] {
+        guard sensor == nil else { return [] }
+        return sensorLost(reason: reason, at: time)
+    }
+
     mutating func sensorLost(reason: String, at time: Double) -> [Action] {
         sensor = (sensor ?? .noSensor).unavailable(because: reason)
         devices = devices.map { $0.unavailable(because: reason) }

@@ -191,6 +191,12 @@ public final class OrientationHub: Sendable {
         step { $0.sensorOpened(sensor, devices: devices, at: WallClock.now()) }
     }
 
+    /// The sensor has not opened yet, for `reason` (a board slow to answer): `status` says why and
+    /// requests are answered at once with unknown; nothing changes if it has opened meanwhile.
+    public func sensorNotOpenedYet(reason: String) {
+        step { $0.sensorNotOpenedYet(reason: reason, at: WallClock.now()) }
+    }
+
     /// The sensor is gone (removed, failing, or none yet): subscribers hear why, and the
     /// orientation is unknown until a sensor is read again.
     public func sensorLost(reason: String) {
