@@ -1,7 +1,8 @@
 extension SettingKey {
     /// Whether a running orientd takes a new value of this key when it reloads its config
-    /// (SIGHUP): the log level and the classifier's constants. The others (where it reads, where
-    /// it serves, the rate, the lock's file and group) wait for a restart.
+    /// (SIGHUP): the log level and the classifier's constants (and the `[Device]` sections, which
+    /// reopen the sensor). The others (where it reads, where it serves, the rate, the lock's file
+    /// and group) wait for a restart.
     public var appliesLive: Bool { section == .classifier || name == "log-level" }
 
     /// The key with its section unless that is [Daemon], for a log line: "rate", "[Classifier] settle-ms".
@@ -22,6 +23,7 @@ public struct SettingChanges: Equatable, Sendable {
         inForce = running
         inForce.logLevel = reloaded.logLevel
         inForce.classifier = reloaded.classifier
+        inForce.devices = reloaded.devices
         for key in SettingKey.all {
             let new = key.value(in: reloaded)
             guard new != key.value(in: running) else { continue }
@@ -31,7 +33,8 @@ public struct SettingChanges: Equatable, Sendable {
                 needRestart.append(key.qualifiedName)
             }
         }
-        if running.devices != reloaded.devices { needRestart.append("devices") }
+        // A [Device] section is a pure value (mount matrix, location): the sensor is reopened with it.
+        if running.devices != reloaded.devices { applied.append("[Device] sections (reopening the accelerometers)") }
     }
 
     public var isEmpty: Bool { applied.isEmpty && needRestart.isEmpty }

@@ -44,11 +44,14 @@ enum CalibrationReport {
         return lines
     }
 
-    /// For a sensor udev does not know (a remote one): the config file section instead.
+    /// For a sensor udev has no hwdb key for (a remote one, or one udev's rules do not match):
+    /// the config file section instead, which a reload applies.
     static func configSection(device: String, matrix: MountMatrix) -> [String] {
-        ["udev does not know this accelerometer (it is not local), so there is no hwdb entry for it. "
-            + "Put the matrix into orientd's config file (/etc/orientd.conf) instead, then run 'systemctl reload orientd':",
-         "[Device \"\(device)\"]", "mount-matrix=\(HwdbEntry.value(of: matrix))"]
+        let why = device.hasPrefix("local:") ? "udev gives this accelerometer no hwdb key"
+            : "this accelerometer is read from another machine, which udev here does not know"
+        return ["\(why), so there is no hwdb entry for it. Put the matrix into orientd's config file (/etc/orientd.conf) "
+                + "instead, then run 'systemctl reload orientd' (orientd reopens the sensor with it; 'orientctl status' shows it):",
+                "[Device \"\(device)\"]", "mount-matrix=\(HwdbEntry.value(of: matrix))"]
     }
 
     private static func pad(_ text: String) -> String {

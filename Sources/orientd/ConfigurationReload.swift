@@ -1,3 +1,4 @@
+import AccelerometerIO
 import Synchronization
 import Logging
 import OrientdConfiguration
@@ -30,7 +31,8 @@ struct SignalService: Service {
 
 /// Re-reads the config file (and the flags over it, as at start) on SIGHUP. A file with problems
 /// is reported line by line and changes nothing; otherwise the log level and the classifier's
-/// constants apply at once and the keys that need a restart are named, in one line.
+/// constants apply at once, new `[Device]` sections reopen the accelerometers with them, and the
+/// keys that need a restart are named, in one line.
 final class ConfigurationReloader: Sendable {
     typealias Resolve = @Sendable () throws(ConfigurationProblems) -> DaemonSettings
 
@@ -38,13 +40,18 @@ final class ConfigurationReloader: Sendable {
     private let resolve: Resolve
     private let inForce: Mutex<DaemonSettings>
     private let pipelines: [OrientationPipeline]
+    private let devices: ConfiguredDevices
+    private let pollers: [SensorPoller]
     private let logger: Logger
 
-    init(path: String, settings: DaemonSettings, pipelines: [OrientationPipeline], logger: Logger, resolve: @escaping Resolve) {
+    init(path: String, settings: DaemonSettings, pipelines: [OrientationPipeline], devices: ConfiguredDevices, pollers: [SensorPoller],
+         logger: Logger, resolve: @escaping Resolve) {
         self.path = path
         self.resolve = resolve
         inForce = Mutex(settings)
         self.pipelines = pipelines
+        self.devices = devices
+        self.pollers = pollers
         self.logger = logger
     }
 
@@ -78,6 +85,10 @@ final class ConfigurationReloader: Sendable {
             if changes.inForce.logLevel != running.logLevel { DaemonLog.level.withLock { $0 = changes.inForce.logLevel } }
             if changes.inForce.classifier != running.classifier {
                 for pipeline in pipelines { pipeline.adopt(changes.inForce.classifier) }
+            }
+            if changes.inForce.devices != running.devices {
+                devices.replace(with: changes.inForce.devices)
+                for poller in pollers { poller.reconfigure() }
             }
             running = changes.inForce
         }

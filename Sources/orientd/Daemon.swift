@@ -152,13 +152,14 @@ struct Daemon {
         }
         var feeds: [any SampleFeed] = []
         var pipelines: [OrientationPipeline] = []
+        let configuredDevices = ConfiguredDevices(settings.devices)
         do {
             for (index, sensor) in sensors.enumerated() {
                 let (rate, replaying) = (settings.rate, invocation.replay != nil)
                 let pipeline = OrientationPipeline(hub: sensor.hub, settings: settings.classifier, rate: rate,
                                                    staleAfter: { Self.staleAfter($0, rate: rate, replaying: replaying) }, logger: logger)
                 pipelines.append(pipeline)
-                let feed = try makeFeed(uri: sensor.uri, rate: settings.rate, pace: settings.sampling, configured: settings.devices, demand: sensor.demand,
+                let feed = try makeFeed(uri: sensor.uri, rate: settings.rate, pace: settings.sampling, configured: configuredDevices, demand: sensor.demand,
                                         heartbeat: index == 0 ? heartbeat : nil, onReading: pipeline.handle, needsFullRate: pipeline.needsFullRate, logger: logger)
                 feeds.append(feed)
             }
@@ -198,7 +199,8 @@ struct Daemon {
         notifier.ready(status: SystemdStatusLine.line(hubs.main.status(clients: 0)))
 
         let (path, required, flags) = (configPath, invocation.config != nil, invocation.flags)
-        let reloader = ConfigurationReloader(path: path, settings: settings, pipelines: pipelines, logger: logger) { () throws(ConfigurationProblems) in
+        let reloader = ConfigurationReloader(path: path, settings: settings, pipelines: pipelines, devices: configuredDevices,
+                                             pollers: feeds.compactMap { $0 as? SensorPoller }, logger: logger) { () throws(ConfigurationProblems) in
             try Self.resolveSettings(configPath: path, required: required, flags: flags).0
         }
         let services: [any Service] = zip(sensors, feeds).enumerated().map { index, pair in
@@ -237,7 +239,7 @@ extension Daemon {
     }
 
     /// The libiio poller of `uri`, or the trace player for --replay.
-    func makeFeed(uri: String, rate: Double, pace: SamplingPace.Settings, configured: [String: DeviceSettings], demand: ReadingDemand?,
+    func makeFeed(uri: String, rate: Double, pace: SamplingPace.Settings, configured: ConfiguredDevices, demand: ReadingDemand?,
                   heartbeat: SensorPoller.Heartbeat?, onReading: @escaping @Sendable (Reading) -> Void,
                   needsFullRate: @escaping @Sendable () -> Bool, logger: Logger) throws -> any SampleFeed {
         if let replay = invocation.replay {
@@ -247,7 +249,7 @@ extension Daemon {
             return player
         }
         return SensorPoller(rate: rate, pace: pace, demand: demand, heartbeat: heartbeat, logger: logger, open: {
-            let sensors = try Accelerometers.openAll(uri: uri, configured: configured, logger: logger)
+            let sensors = try Accelerometers.openAll(uri: uri, configured: configured.current, logger: logger)
             let still = pace.stillRate < rate ? ", \(formatDecimal(pace.stillRate)) while the device is still" : ""
             for info in sensors.map(\.info) {
                 logger.info("reading \(info.device) at \(info.uri) (\(info.location), id \(info.id)) \(formatDecimal(rate)) times a second\(still); mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")

@@ -52,11 +52,12 @@ import Testing
         reloaded.socketPath = "/tmp/other.sock"
         reloaded.devices["local:"] = DeviceSettings()
         let changes = SettingChanges(from: running, to: reloaded)
-        #expect(changes.applied == ["log-level debug", "[Classifier] face-delay-ms 3000"])
-        #expect(changes.needRestart == ["socket", "rate", "devices"])
+        #expect(changes.applied == ["log-level debug", "[Classifier] face-delay-ms 3000", "[Device] sections (reopening the accelerometers)"])
+        #expect(changes.needRestart == ["socket", "rate"])
         var expected = running
         expected.logLevel = .debug
         expected.classifier.faceDelayMs = 3000
+        expected.devices["local:"] = DeviceSettings()
         #expect(changes.inForce == expected)
         #expect(SettingChanges(from: running, to: running).isEmpty)
     }

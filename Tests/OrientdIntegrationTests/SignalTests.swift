@@ -49,5 +49,24 @@ extension IntegrationTests {
             #expect(try daemon.currentOrientation() == "faceUp")
             #expect(daemon.stop() == 0)
         }
+
+        /// calibrate's advice for a sensor without a hwdb key, followed: a [Device] section with
+        /// the matrix, then `systemctl reload orientd` (SIGHUP). orientd reopens the sensor with it:
+        /// status names the config file as the matrix's source and the orientation follows it.
+        @Test func aReloadAppliesADeviceSectionsMountMatrix() throws {
+            let config = makeScratchDirectory() + "/orientd.conf"
+            try "".write(toFile: config, atomically: true, encoding: .utf8)
+            let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard(.portrait), arguments: ["--config", config])
+            #expect(try daemon.currentOrientation() == "portrait")
+            // The matrix that turns this sensor's portrait reading into landscapeLeft.
+            try "[Device \"local:/accel_3d\"]\nmount-matrix=0, 1, 0; -1, 0, 0; 0, 0, 1\n".write(toFile: config, atomically: true, encoding: .utf8)
+            #expect(kill(daemon.process.processIdentifier, SIGHUP) == 0)
+            #expect(waitUntil(timeout: 10) { (try? daemon.currentOrientation()) == "landscapeLeft" }, "\(daemon.log)")
+            #expect(daemon.log.contains("applied [Device] sections (reopening the accelerometers)"), "\(daemon.log)")
+            #expect(daemon.log.contains("the [Device] settings changed: reopening the accelerometers to apply them"), "\(daemon.log)")
+            #expect(!daemon.log.contains("devices changed"), "\(daemon.log)")
+            let status = try run("orientctl", ["status", "--socket", daemon.socketPath]).standardOutput
+            #expect(status.contains(#"mount matrix:  0, 1, 0; -1, 0, 0; 0, 0, 1 from config file [Device "local:/accel_3d"] mount-matrix"#), "\(status)")
+        }
     }
 }

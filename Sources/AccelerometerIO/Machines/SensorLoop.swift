@@ -55,6 +55,8 @@ public struct SensorLoop: Sendable {
         case udev(HotplugEvent.Action, sysname: String)
         /// The display accelerometer's reads failed for `reopenAfter` seconds.
         case failingReads(String)
+        /// The configured device settings (mount matrix, location) changed on reload.
+        case reconfigured
     }
 
     public enum Action: Equatable, Sendable {
@@ -203,6 +205,18 @@ public struct SensorLoop: Sendable {
         phase = .open(open)
         if time - since >= settings.reopenAfter {
             close(.failingReads(displayFailure), announce: true, reopenAt: time)
+        }
+    }
+
+    /// The configured device settings changed (a reload): reopen now to apply them; with none
+    /// open, try at once (perhaps the new settings make one usable).
+    public mutating func reconfigure(at time: Double) {
+        switch phase {
+        case .open, .idle:
+            close(.reconfigured, announce: false, reopenAt: -.infinity)
+        case .closed(var closed):
+            closed.reopenAt = -.infinity
+            phase = .closed(closed)
         }
     }
 

@@ -50,6 +50,7 @@ public final class SensorPoller: SampleFeed, Sendable {
     private let heartbeat: Heartbeat?
     private let thread = FeedThread()
     private let hotplugEvents = Inbox<HotplugEvent>()
+    private let reconfigurations = Inbox<Void>()
 
     /// - Parameters:
     ///   - rate: polls per second (while the device moves, with a `pace`).
@@ -86,6 +87,13 @@ public final class SensorPoller: SampleFeed, Sendable {
     /// Asks the thread to stop and waits until it has closed the source.
     public func stop() { thread.stop() }
 
+    /// The configured device settings (read by `open`) changed: reopen to apply them. Called
+    /// from any thread.
+    public func reconfigure() {
+        reconfigurations.post(())
+        thread.wake()
+    }
+
     /// What udev says happened to an IIO device; called from any thread.
     public func hotplug(_ event: HotplugEvent) {
         switch event.subsystem {
@@ -117,6 +125,7 @@ public final class SensorPoller: SampleFeed, Sendable {
 
         while !thread.shouldStop {
             for event in hotplugEvents.take() { loop.hotplug(event, at: MonotonicClock.now()) }
+            if !reconfigurations.take().isEmpty { loop.reconfigure(at: MonotonicClock.now()) }
             let now = MonotonicClock.now()
             switch loop.next(at: now) {
             case .beat:
@@ -217,6 +226,8 @@ public final class SensorPoller: SampleFeed, Sendable {
             logger.notice("udev \(action == .remove ? "removed" : "changed") \(sysname): reopening the accelerometers to read their mount matrices and locations again")
         case .failingReads(let error):
             logger.warning("closing the sensor after \(Self.reopenAfter) s of failed reads (\(error)); will reopen it")
+        case .reconfigured:
+            logger.notice("the [Device] settings changed: reopening the accelerometers to apply them")
         }
     }
 
@@ -234,6 +245,7 @@ public final class SensorPoller: SampleFeed, Sendable {
         case .removed(let sysname): "\(sysname) was removed"
         case .udev(_, let sysname): "udev reported \(sysname)"
         case .failingReads(let error): error
+        case .reconfigured: "its [Device] settings changed"
         }
     }
 }
