@@ -106,6 +106,23 @@ import Testing
         #expect(loop.next(at: 0.5) == .open, "a refused sensor may have been fixed")
     }
 
+    /// A reload with new [Device] settings: an open sensor is closed quietly and reopened at once
+    /// (with the new matrix); with none open, the next try comes at once.
+    @Test func newDeviceSettingsReopenAtOnce() {
+        var open = started()
+        open.reconfigure(at: 1)
+        #expect(open.next(at: 1) == .close(.reconfigured, announce: false))
+        #expect(open.next(at: 1) == .open)
+
+        var closed = loop()
+        closed.openFailed(reason: "no accelerometer", at: 0)
+        _ = closed.next(at: 0)
+        _ = closed.next(at: 0)
+        #expect(closed.next(at: 0.5) == .sleep(until: 1))
+        closed.reconfigure(at: 0.5)
+        #expect(closed.next(at: 0.5) == .open)
+    }
+
     @Test func removingTheOnlySensorLosesItAndTheFirstRetryIsQuiet() {
         var loop = started()
         loop.hotplug(HotplugEvent(action: .remove, sysname: "iio:device0"), at: 1)
