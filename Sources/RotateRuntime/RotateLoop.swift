@@ -56,8 +56,26 @@ package struct RotateLoop {
         }
     }
 
+    /// Before following orientd: the compositor's tool runs, and there is a panel to turn. A tool
+    /// that is missing (the message names its Debian package), a compositor that refuses, or no
+    /// built-in panel among the outputs cannot fix themselves: thrown, and rotate exits. A
+    /// compositor that does not answer yet is waited for, as later.
+    package mutating func checkScreen() throws {
+        do throws(BackendFailure) {
+            let outputs = try screen.outputNames()
+            if panel == nil { panel = try choosePanel(from: outputs) }
+        } catch where error.compositorGone {
+            Output.error("orientctl rotate: \(error.description); waiting for it")
+        } catch {
+            throw ClientFailure(message: "orientctl rotate: \(error.description)")
+        }
+    }
+
     private func findPanel() throws(BackendFailure) -> String {
-        let outputs = try screen.outputNames()
+        try choosePanel(from: try screen.outputNames())
+    }
+
+    private func choosePanel(from outputs: [String]) throws(BackendFailure) -> String {
         if let panel = BuiltInPanel.choose(from: outputs) { return panel }
         throw BackendFailure(description: """
             \(screen.name) has no built-in panel (eDP-*, LVDS-*, DSI-*) among its outputs \

@@ -69,12 +69,13 @@ struct Rotate: ParsableCommand {
             throw ExitCode(Self.nothingToDo)
         }
         let screen = try Self.makeBackend(kind, environment: environment, touchDevices: touchDevices)
+        var loop = RotateLoop(screen: screen, panel: output, hook: hook.map { RotationHook(command: $0, backend: screen.name) },
+                              rotator: ScreenRotator(settings: .init(tabletModeOnly: tabletModeOnly)))
+        try loop.checkScreen()
         try RotateInstance.takeOver(environment: environment)
         let inbox = RotateInbox()
         OrientdFollower(socketPath: socket, supported: supported, tabletMode: tabletModeOnly, inbox: inbox).start()
         if let sway = screen as? SwayBackend { SwayWatcher(socket: sway.socket, inbox: inbox).start() }
-        var loop = RotateLoop(screen: screen, panel: output, hook: hook.map { RotationHook(command: $0, backend: screen.name) },
-                              rotator: ScreenRotator(settings: .init(tabletModeOnly: tabletModeOnly)))
         while true {
             try loop.handle(inbox.next(until: loop.rotator.wakeUpTime))
         }

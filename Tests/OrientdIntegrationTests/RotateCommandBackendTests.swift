@@ -128,5 +128,32 @@ extension IntegrationTests {
             let other = ["hyprland": "DP-2", "niri": "DP-3", "wlr-randr": "HDMI-A-1", "x11": "DP-1"][backend]!
             try turnRound(["--output", other], backend: backend, output: other, turns: [(.landscapeLeft, .clockwise90)], thenRest: false)
         }
+
+        /// What cannot fix itself ends rotate at once, saying what to do: the compositor's tool
+        /// missing (with the Debian package to install), or no built-in panel among the outputs
+        /// (with the outputs it sees). Before, it waited for ever, retrying.
+        @Test func aMissingToolOrNoBuiltInPanelEndsRotateAtOnce() throws {
+            let empty = makeScratchDirectory()
+            let missing = try run("orientctl", ["rotate", "--backend", "x11", "--socket", empty + "/none.sock"],
+                                  environment: Self.session("x11").merging(["PATH": empty]) { $1 })
+            #expect(missing.status == 1, "\(missing.standardError)")
+            #expect(missing.standardError.contains("xrandr was not found on PATH"), "\(missing.standardError)")
+            #expect(missing.standardError.contains("x11-xserver-utils"), "\(missing.standardError)")
+
+            let bin = makeScratchDirectory()
+            try """
+                #!/bin/sh
+                echo 'Screen 0: minimum 8 x 8, current 1920 x 1080, maximum 32767 x 32767'
+                echo 'HDMI-1 connected primary 1920x1080+0+0 (normal left inverted right x axis y axis) 527mm x 296mm'
+                echo '   1920x1080     60.00*+'
+                """.write(toFile: bin + "/xrandr", atomically: true, encoding: .utf8)
+            chmod(bin + "/xrandr", 0o755)
+            let noPanel = try run("orientctl", ["rotate", "--backend", "x11", "--socket", empty + "/none.sock"],
+                                  environment: Self.session("x11").merging(["PATH": bin + ":/usr/bin:/bin"]) { $1 })
+            #expect(noPanel.status == 1, "\(noPanel.standardError)")
+            #expect(noPanel.standardError.contains("has no built-in panel"), "\(noPanel.standardError)")
+            #expect(noPanel.standardError.contains("HDMI-1"), "\(noPanel.standardError)")
+            #expect(noPanel.standardError.contains("--output"), "\(noPanel.standardError)")
+        }
     }
 }
