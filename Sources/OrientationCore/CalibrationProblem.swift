@@ -25,7 +25,7 @@ public enum CalibrationProblem: Error, Equatable, Sendable, CustomStringConverti
                 + "the device was moving, or the sensor's scale is wrong (check `orientctl status` and the sensor's in_accel_scale). "
                 + "Hold it still and run the calibration again."
         case .neverTurned(let angle):
-            return "all three steps read about the same direction (at most \(Self.number(angle))° apart): the device was not turned between the steps. "
+            return "the steps read about the same direction (at most \(Self.number(angle))° apart): the device was not turned between the steps. "
                 + "If it lay flat the whole time, pick it up for steps 1 and 2: hold it upright, screen facing you."
         case .tooClose(let first, let second, let angle) where second == .flat:
             return "\(first) looked flat: its reading is only \(Self.number(angle))° from \(second)'s, where a quarter turn (90°) is expected. "

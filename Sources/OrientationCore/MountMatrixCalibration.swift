@@ -13,6 +13,8 @@ public enum MountMatrixCalibration {
     public static let largestSpread = 1.5
     /// Two poses a quarter turn apart must read directions this far apart (degrees).
     public static let quarterTurn = 60.0...120.0
+    /// Readings closer than this (degrees) were not turned at all between the steps.
+    public static let notTurned = 20.0
     /// How far (degrees) a reading may point from the nearest sensor axis: a laptop's lid leans
     /// back 10-25°, a hand holds a tablet a little tilted.
     public static let largestSlant = 35.0
@@ -50,6 +52,15 @@ public enum MountMatrixCalibration {
         }
         // Three distinct axes and three distinct rows: a signed permutation, always a valid matrix.
         return MountMatrix(rows: rows)!
+    }
+
+    /// What step 2 can tell at once against step 1: the device was turned a quarter, not left as
+    /// it was (or turned upside down), so the user hears it before step 3.
+    public static func checkTurn(from upright: CalibrationReading, to turnedLeft: CalibrationReading) throws(CalibrationProblem) {
+        let turned = angle(upright.mean, turnedLeft.mean)
+        if turned < notTurned { throw .neverTurned(largestAngle: turned) }
+        if turned < quarterTurn.lowerBound { throw .tooClose(.upright, .turnedLeft, angle: turned) }
+        if turned > quarterTurn.upperBound { throw .tooFarApart(.upright, .turnedLeft, angle: turned) }
     }
 
     /// What one step alone can tell: the device was still, and read 1 g.

@@ -65,6 +65,7 @@ struct Calibrate: ParsableCommand {
             throw ClientFailure(message: "--install writes \(hwdbFile) and reloads udev, which only root may do: run 'sudo orientctl calibrate --install'")
         }
         let sensor = try chosenSensor()
+        if install { try checkInstallCanWork(for: sensor) }
         let current = sensor.matrix ?? .identity
         say("Calibrating \(sensor.id ?? sensor.device) (\(sensor.device)); its mount matrix now: \(HwdbEntry.value(of: current)), from \(sensor.mountMatrixSource).")
         if sensor.mountMatrixSource.hasPrefix("config file") {
@@ -84,6 +85,7 @@ struct Calibrate: ParsableCommand {
             say("  read \(Self.vector(reading.mean)) m/s² (\(reading.sampleCount) samples, moving by up to \(Self.number(reading.spread)) m/s²)")
             do {
                 try MountMatrixCalibration.check(reading, as: pose)
+                if pose == .turnedLeft { try MountMatrixCalibration.checkTurn(from: readings[0], to: reading) }
             } catch {
                 throw Self.refusal(error)
             }
@@ -107,7 +109,6 @@ struct Calibrate: ParsableCommand {
         say("")
         guard let match = sensor.hwdbMatch else {
             CalibrationReport.configSection(device: sensor.id ?? sensor.device, matrix: matrix).forEach(say)
-            if install { throw ClientFailure(message: "--install needs a local sensor that udev knows; use the config file section above") }
             report(matrix: matrix, sensor: sensor, alreadyRight: false, installed: false)
             return
         }
@@ -124,6 +125,20 @@ struct Calibrate: ParsableCommand {
                 + "'systemd-hwdb update' and 'udevadm trigger --action=change \(sensor.syspath ?? "--subsystem-match=iio")').")
         }
         report(matrix: matrix, sensor: sensor, alreadyRight: false, installed: install)
+    }
+
+    /// What --install needs, checked before the three steps rather than after them: a sensor
+    /// udev knows (a hwdb key), and systemd-hwdb and udevadm to run.
+    private func checkInstallCanWork(for sensor: SensorStatus) throws {
+        guard sensor.hwdbMatch != nil else {
+            throw ClientFailure(message: "--install needs a local sensor that udev knows, and udev gives \(sensor.id ?? sensor.device) no hwdb key: "
+                + "run 'orientctl calibrate' without --install; it prints the config file section to use instead")
+        }
+        let path = ProcessInfo.processInfo.environment["PATH"]
+        for tool in ["systemd-hwdb", "udevadm"] where ToolProcess.locate(tool, path: path) == nil {
+            throw ClientFailure(message: "--install runs \(tool), which is not on PATH (Debian package \(tool == "udevadm" ? "udev" : "systemd")): "
+                + "install it, or run 'orientctl calibrate' without --install and install the entry it prints by hand")
+        }
     }
 
     /// The accelerometer asked for, or the one that drives the screen.

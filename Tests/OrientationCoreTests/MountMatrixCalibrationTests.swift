@@ -139,6 +139,26 @@ import Testing
         #expect(problem?.description.contains("the device was not turned between the steps. If it lay flat the whole time, pick it up") == true)
     }
 
+    /// Step 2 against step 1, checked as soon as step 2 is read: a quarter turn passes; none, half
+    /// of one or a half turn are refused before step 3.
+    @Test func step2IsCheckedAgainstStep1AtOnce() throws {
+        try MountMatrixCalibration.checkTurn(from: Self.upright, to: Self.left)
+        #expect(throws: CalibrationProblem.neverTurned(largestAngle: 0)) {
+            try MountMatrixCalibration.checkTurn(from: Self.upright, to: Self.upright)
+        }
+        let halfway = CalibrationReading(mean: Vector3(-Self.g * 0.7071, -Self.g * 0.7071, 0), spread: 0.2)
+        let problem = #expect(throws: CalibrationProblem.self) { try MountMatrixCalibration.checkTurn(from: Self.upright, to: halfway) }
+        guard case .tooClose(.upright, .turnedLeft, let angle)? = problem else {
+            Issue.record("expected tooClose, got \(String(describing: problem))")
+            return
+        }
+        #expect(abs(angle - 45) < 0.1)
+        let upsideDown = CalibrationReading(mean: Vector3(0, Self.g, 0), spread: 0.2)
+        #expect(throws: CalibrationProblem.tooFarApart(.upright, .turnedLeft, angle: 180)) {
+            try MountMatrixCalibration.checkTurn(from: Self.upright, to: upsideDown)
+        }
+    }
+
     @Test func saysWhichStepLookedFlat() {
         #expect(throws: CalibrationProblem.tooClose(.upright, .flat, angle: 0)) {
             try MountMatrixCalibration.derive(upright: Self.flat, turnedLeft: Self.left, flat: Self.flat)

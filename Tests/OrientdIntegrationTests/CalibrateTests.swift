@@ -92,21 +92,24 @@ extension IntegrationTests {
             #expect(moved.errors.contains("cannot calibrate: step 1 (upright): the readings moved by up to"), "\(moved.errors)")
             #expect(moved.errors.contains("the device moved. Hold it still"))
 
-            // Flat: the device lies face up through all three steps.
+            // Flat: the device lies face up from step 1; refused at step 2, before step 3 is asked.
             sensor.turn(to: .faceUp)
             let flat = try Calibration(daemon)
-            for step in 1...3 { #expect(flat.measure(step: step)) }
+            for step in 1...2 { #expect(flat.measure(step: step)) }
             #expect(flat.process.exitStatus(timeout: 5) == 1)
             #expect(flat.errors.contains("the device was not turned between the steps. If it lay flat the whole time, pick it up"), "\(flat.errors)")
+            #expect(flat.count("Step 3") == 0, "step 3 was asked for: \(flat.text)")
 
-            // Too close: step 2 is still in portrait.
+            // Too close: step 2 turned only half way (45°); refused at once too.
             sensor.turn(to: .portrait)
             let close = try Calibration(daemon)
-            for step in 1...2 { #expect(close.measure(step: step)) }
-            sensor.turn(to: .faceUp)
-            #expect(close.measure(step: 3))
+            #expect(close.measure(step: 1))
+            let portrait = EmulatedAccelerometer.rawCounts(for: .portrait), left = EmulatedAccelerometer.rawCounts(for: .landscapeLeft)
+            sensor.setRaw(Vector3(((portrait.x + left.x) * 0.7071).rounded(), ((portrait.y + left.y) * 0.7071).rounded(), 0))
+            #expect(close.measure(step: 2))
             #expect(close.process.exitStatus(timeout: 5) == 1)
             #expect(close.errors.contains("readings too close together: did you turn it a quarter?"), "\(close.errors)")
+            #expect(close.count("Step 3") == 0, "step 3 was asked for: \(close.text)")
         }
 
         /// --install with stubs for systemd-hwdb and udevadm that record their arguments. When
@@ -213,6 +216,19 @@ extension IntegrationTests {
                 #expect(calibration.measure(step: step + 1))
             }
             return true
+        }
+
+        /// Before it measures anything, --install says when it cannot work: systemd-hwdb missing
+        /// (a root user's PATH without it), with the package to install.
+        @Test(.enabled(if: getuid() == 0, "only root gets past the root check; installAsksForRoot covers the others"))
+        func installChecksItsToolsBeforeTheSteps() throws {
+            let daemon = try Daemon(sensor: try EmulatedAccelerometer.standard())
+            let bin = makeScratchDirectory()
+            try FileManager.default.createSymbolicLink(atPath: bin + "/udevadm", withDestinationPath: "/bin/true")
+            let result = try run("orientctl", ["calibrate", "--install", "--socket", daemon.socketPath], environment: ["PATH": bin])
+            #expect(result.status == 1)
+            #expect(result.standardError.contains("--install runs systemd-hwdb, which is not on PATH (Debian package systemd)"), "\(result.standardError)")
+            #expect(!result.standardOutput.contains("Step 1"), "\(result.standardOutput)")
         }
 
         /// Before it measures anything, --install tells a user who is not root to use sudo.
