@@ -39,7 +39,7 @@ extension IntegrationTests {
             let sensor = try EmulatedAccelerometer.convertible(pose(.laptop))
             let daemon = try Daemon(sensor: sensor)
             let status = try run("orientctl", ["status", "--socket", daemon.socketPath])
-            #expect(status.standardOutput.contains("accelerometers:\n  local:/accel_3d-display: iio:device0 (accel_3d) (display)\n  local:/accel_3d-base: iio:device1 (accel_3d) (base)"),
+            #expect(status.standardOutput.contains("accelerometers:\n  iio:device0 (accel_3d) in the display, id local:/accel_3d-display, at local:\n  iio:device1 (accel_3d) in the base, id local:/accel_3d-base, at local:"),
                     "\(status.standardOutput)")
             let follower = try ChildProcess(Products.path("orientctl"), ["tablet-mode", "--socket", daemon.socketPath])
             defer { follower.stop() }
