@@ -56,10 +56,14 @@ package final class FeedThread: Sendable {
     }
 
     /// Asks the thread to stop and waits until its body has returned (if it was ever started; a
-    /// feed started in the background may not be yet when the daemon stops).
-    package func stop() {
+    /// feed started in the background may not be yet when the daemon stops), at most `seconds`:
+    /// a thread stuck in a call that does not return soon (libiio connecting to a board that is
+    /// down waits 5 s) is left to end with the process. Returns whether it had stopped.
+    @discardableResult
+    package func stop(waitingAtMost seconds: Double = .infinity) -> Bool {
         state.update { $0.stopRequested = true }
-        _ = state.wait(until: nil, for: { !$0.started || $0.finished }) { _ in }
+        let deadline: Double? = seconds.isFinite ? MonotonicClock.now() + seconds : nil
+        return state.wait(until: deadline, for: { !$0.started || $0.finished }) { _ in true } ?? false
     }
 }
 

@@ -23,7 +23,7 @@ struct ScriptHelpTests {
     @Test func theTestScriptRunsOnlySwiftTesting() throws {
         let script = try String(contentsOfFile: Self.root + "/scripts/test", encoding: .utf8)
         #expect(script.contains("swift test --disable-xctest"))
-        let xctests = try run(executable: "/bin/grep", ["-rl", "import XCTest", Self.root + "/Tests"])
+        let xctests = try run(executable: "/bin/grep", ["-rlE", "^import XCTest", Self.root + "/Tests"])
         #expect(xctests.standardOutput.isEmpty, "XCTest cases would not run: \(xctests.standardOutput)")
     }
 

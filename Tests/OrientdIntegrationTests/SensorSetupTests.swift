@@ -161,6 +161,9 @@ extension IntegrationTests {
             #expect(status["sensor"]?["problem"]?.stringValue?.contains("connecting to \(uri): no answer yet") == true, "\(status)")
             #expect(!gaveUp, "answered only once libiio gave up:\n\(daemon.log)")
             #expect(daemon.log.contains("\(uri) has not answered within half a second; serving meanwhile"), "\(daemon.log)")
+            // Nor does it hold up orientd's exit: the thread stuck in libiio is left to the process's end.
+            #expect(daemon.stop() == 0)
+            #expect(daemon.log.contains("thread is still waiting on its sensor (a board that does not answer); not waiting for it"), "\(daemon.log)")
         }
 
         /// `status` without a sensor says where it looked and why there is none, and shows nothing

@@ -54,7 +54,13 @@ public final class AmbientSensorPoller: Sendable {
     }
 
     /// Asks the thread to stop and waits until it has.
-    public func stop() { thread.stop() }
+    /// A second at most: a thread stuck in libiio (a board that does not answer) must not hold up
+    /// orientd's exit; it ends with the process.
+    public func stop() {
+        if !thread.stop(waitingAtMost: 1) {
+            logger.notice("the ambient sensors thread is still waiting on its sensor (a board that does not answer); not waiting for it" )
+        }
+    }
 
     /// Opened once the first discovery is over.
     private let discovered = Latch()

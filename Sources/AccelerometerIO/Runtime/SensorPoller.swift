@@ -85,7 +85,13 @@ public final class SensorPoller: SampleFeed, Sendable {
     }
 
     /// Asks the thread to stop and waits until it has closed the source.
-    public func stop() { thread.stop() }
+    /// A second at most: a thread stuck in libiio (a board that does not answer) must not hold up
+    /// orientd's exit; it ends with the process.
+    public func stop() {
+        if !thread.stop(waitingAtMost: 1) {
+            logger.notice("the sensor thread is still waiting on its sensor (a board that does not answer); not waiting for it" )
+        }
+    }
 
     /// The configured device settings (read by `open`) changed: reopen to apply them. Called
     /// from any thread.
