@@ -37,7 +37,7 @@ struct Orientctl: ParsableCommand {
 
 /// `--json`, for the subcommands that can print what orientd sent.
 struct JSONOption: ParsableArguments {
-    @Flag(help: "Print JSON objects, one per line, instead of orientation names.")
+    @Flag(help: "Print what orientd sent, as JSON objects one per line, instead of text.")
     var json = false
 }
 

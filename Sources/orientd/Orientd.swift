@@ -69,7 +69,7 @@ struct Orientd: AsyncParsableCommand {
         version: version)
 
     @Option(help: ArgumentHelp(
-        "Config file to read (INI like systemd's: [Daemon] and [Classifier] sections of key=value lines; see docs/configuration.md), then its drop-ins (PATH.d/*.conf, in order of name). Flags override them. (default: \(ConfigurationFile.defaultPath), if it exists)",
+        "Config file to read (INI like systemd's: [Daemon], [Classifier] and [Device \"ID\"] sections of key=value lines; see docs/configuration.md), then its drop-ins (PATH.d/*.conf, in order of name). Flags override them. (default: \(ConfigurationFile.defaultPath), if it exists)",
         valueName: "path"))
     var config: String?
 

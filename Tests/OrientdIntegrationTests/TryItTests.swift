@@ -30,6 +30,18 @@ extension IntegrationTests {
             #expect(waitUntil(timeout: 10) { get() == "landscapeLeft\n" }, "\(get())")
             #expect(try turn(["0", "0", "256"]).status == 0)
             #expect(waitUntil(timeout: 10) { get() == "faceUp\n" }, "\(get())")
+            // A second scripts/try on the same state directory is refused, and the first goes on.
+            let second = try run(executable: Self.root + "/scripts/try", ["--no-build", "--state", state])
+            #expect(second.status == 1)
+            #expect(second.standardError.contains("another scripts/try is running with \(state)"), "\(second.standardError)")
+            #expect(try turn(["landscapeRight"]).status == 0)
+            #expect(waitUntil(timeout: 10) { get() == "landscapeRight\n" }, "\(get())")
+            // Its rotation lock stays in the state directory, not in this machine's /var/lib/orientd.
+            if getuid() == 0 {
+                #expect(try run("orientctl", ["lock"], environment: socket).status == 0)
+                #expect(FileManager.default.fileExists(atPath: state + "/state.json"))
+            }
+
             let wrong = try turn(["sideways"])
             #expect(wrong.status == 2)
             #expect(wrong.standardError.contains("expected an orientation"))
