@@ -114,7 +114,7 @@ let package = Package(
 
         // The benchmark: orientd against iio-sensor-proxy on one emulated sensor (scripts/bench).
         .executableTarget(name: "orientd-bench", dependencies: [
-            "EmulatedSensor", "OrientdClient", "OrientdProtocol", "OrientationCore", "ProcessHarness", "ScenarioCorpus",
+            "EmulatedSensor", "OrientdClient", "OrientdProtocol", "OrientationCore", "ProcessHarness", "ScenarioCorpus", "SensorProxy",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], path: "Benchmarks/OrientdBench"),
@@ -123,7 +123,7 @@ let package = Package(
         .systemLibrary(name: "CEpoll", path: "Benchmarks/CEpoll"),
         .systemLibrary(name: "CSdBus", path: "Benchmarks/CSdBus"),
         .executableTarget(name: "orientd-fanout", dependencies: [
-            "CEpoll", "CSdBus", "EmulatedSensor", "OrientationCore", "OrientdClient", "ProcessHarness",
+            "CEpoll", "CSdBus", "EmulatedSensor", "OrientationCore", "OrientdClient", "ProcessHarness", "SensorProxy",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOCore", package: "swift-nio"),

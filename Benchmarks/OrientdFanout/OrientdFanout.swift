@@ -1,6 +1,7 @@
 import ArgumentParser
 import EmulatedSensor
 import Foundation
+import ProcessHarness
 
 @main
 struct OrientdFanout: ParsableCommand {
@@ -99,7 +100,7 @@ struct OrientdFanout: ParsableCommand {
         )]
         if let root = iioSensorProxy {
             services.append((try EmulatedAccelerometer.standard(.portrait, properties: properties), { sensor in
-                try SensorProxyUnderLoadedGets(root: root, scratch: scratch, sensorEnvironment: sensor.environment, maxClients: count + getLoops)
+                try SensorProxyUnderLoadedGets(package: SensorProxyPackage(root: root), scratch: scratch, sensorEnvironment: sensor.environment, maxClients: count + getLoops)
             }))
         }
         for (sensor, start) in services {

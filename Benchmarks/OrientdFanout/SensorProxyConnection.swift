@@ -1,6 +1,7 @@
 import CSdBus
 import Glibc
 import OrientationCore
+import SensorProxy
 
 /// One D-Bus connection to iio-sensor-proxy (net.hadess.SensorProxy), as a desktop client has:
 /// it claims the accelerometer, hears PropertiesChanged, or reads the orientation property.
@@ -53,7 +54,7 @@ final class SensorProxyConnection {
         }
         guard sd_bus_get_property_string(bus, Self.service, Self.path, Self.service, "AccelerometerOrientation", &error, &value) >= 0,
               let value else { return nil }
-        return Self.orientation(named: String(cString: value))
+        return ProxyAccelerometer.orientation(named: String(cString: value))
     }
 
     /// Handles what has arrived without waiting; false once the connection is gone.
@@ -68,17 +69,5 @@ final class SensorProxyConnection {
     /// What to poll: the descriptor and the events sd-bus waits for.
     var pollDescriptor: pollfd {
         pollfd(fd: sd_bus_get_fd(bus), events: Int16(truncatingIfNeeded: sd_bus_get_events(bus)), revents: 0)
-    }
-
-    /// iio-sensor-proxy's names, as in docs/conventions.md, "Orientation names".
-    static func orientation(named name: String) -> Orientation? {
-        switch name {
-        case "normal": .portrait
-        case "bottom-up": .portraitUpsideDown
-        case "right-up": .landscapeLeft
-        case "left-up": .landscapeRight
-        case "undefined": .unknown
-        default: nil
-        }
     }
 }

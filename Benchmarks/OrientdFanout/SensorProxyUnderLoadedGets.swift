@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import OrientationCore
 import ProcessHarness
+import SensorProxy
 
 /// iio-sensor-proxy (Debian's 3.0, the copy scripts/setup unpacks) under the loaded-gets benchmark,
 /// on a private system bus: subscribers are D-Bus connections that claim the accelerometer and
@@ -19,9 +20,7 @@ final class SensorProxyUnderLoadedGets: LoadedService {
     /// Wall clock minus monotonic clock, to put monitor-sensor's stamped lines on the wall clock.
     private let wallOffset = wallClockNow() - monotonicNow()
 
-    /// `root` is where iio-sensor-proxy's package is unpacked (usr/sbin/iio-sensor-proxy,
-    /// usr/bin/monitor-sensor, the libraries in usr/lib/x86_64-linux-gnu).
-    init(root: String, scratch: String, sensorEnvironment: [String: String], maxClients: Int) throws {
+    init(package: SensorProxyPackage, scratch: String, sensorEnvironment: [String: String], maxClients: Int) throws {
         let directory = scratch + "/bus"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         // A desktop's bus allows 256 connections a user and 512 match rules a connection; the
@@ -31,12 +30,10 @@ final class SensorProxyUnderLoadedGets: LoadedService {
             "max_completed_connections": limit, "max_connections_per_user": limit,
             "max_match_rules_per_connection": limit, "max_replies_per_connection": limit,
         ])
-        let environment = sensorEnvironment.merging(bus.environment) { $1 }
-            .merging(["LD_LIBRARY_PATH": root + "/usr/lib/x86_64-linux-gnu"]) { $1 }
+        let environment = package.environment(sensorEnvironment.merging(bus.environment) { $1 })
         log = scratch + "/iio-sensor-proxy-loaded-gets.log"
-        proxy = try ChildProcess(root + "/usr/sbin/iio-sensor-proxy", [], environment: environment, standardError: log)
-        // Line-buffered, or its lines would wait in a pipe buffer and look late.
-        monitor = try ChildProcess("/usr/bin/stdbuf", ["-oL", root + "/usr/bin/monitor-sensor", "--accel"], environment: environment)
+        proxy = try ChildProcess(package.daemon, [], environment: environment, standardError: log)
+        monitor = try package.startMonitorSensor(environment: environment)
         guard waitUntil(timeout: 10, { self.decisions().contains { $0.orientation != .unknown } }) else {
             throw FanoutFailure("iio-sensor-proxy gave monitor-sensor no orientation within 10 s; see \(log)")
         }
@@ -82,22 +79,12 @@ final class SensorProxyUnderLoadedGets: LoadedService {
 
     func decisions() -> [(time: Double, orientation: Orientation)] {
         monitor.output.compactMap { line in
-            Self.orientation(in: line.text).map { (line.time + wallOffset, $0) }
+            SensorProxyPackage.orientationName(inMonitorLine: line.text).flatMap(ProxyAccelerometer.orientation(named:)).map { (line.time + wallOffset, $0) }
         }
     }
 
     var complaints: [String] {
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").filter { $0.contains("WARNING") || $0.contains("CRITICAL") || $0.contains("ERROR") }.map(String.init)
-    }
-
-    /// monitor-sensor prints "=== Has accelerometer (orientation: normal)" and then
-    /// "    Accelerometer orientation changed: left-up".
-    private static func orientation(in line: String) -> Orientation? {
-        for marker in ["Accelerometer orientation changed: ", "Has accelerometer (orientation: "] {
-            guard let range = line.range(of: marker) else { continue }
-            return SensorProxyConnection.orientation(named: String(line[range.upperBound...].prefix { $0.isLetter || $0 == "-" }))
-        }
-        return nil
     }
 }

@@ -13,6 +13,14 @@ import Testing
         accelerometer.follow(orientation, tilt: .tiltedUp)
         #expect(accelerometer.orientation == name)
         #expect(accelerometer.tilt == "tilted-up")
+        // And back, as a client (monitor-sensor, the benchmarks) reads the name.
+        #expect(ProxyAccelerometer.orientation(named: name) == orientation)
+    }
+
+    @Test func namesNoInPlaneOrientationHasReadBack() {
+        #expect(ProxyAccelerometer.orientation(named: "undefined") == .unknown)
+        #expect(ProxyAccelerometer.orientation(named: "face-up") == nil)
+        #expect(ProxyAccelerometer.orientation(named: "") == nil)
     }
 
     /// Lying flat keeps the screen as it was (iio-sensor-proxy does the same); the tilt says

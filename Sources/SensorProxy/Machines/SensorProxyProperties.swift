@@ -25,6 +25,12 @@ public struct ProxyAccelerometer: Equatable, Sendable {
         }
     }
 
+    /// The orientation an `AccelerometerOrientation` value names (`undefined`: unknown), or nil
+    /// for a name iio-sensor-proxy does not use: what its clients read.
+    public static func orientation(named name: String) -> Orientation? {
+        name == "undefined" ? .unknown : Orientation.allCases.first { orientationName($0) == name }
+    }
+
     /// After orientd decided `orientation` and `tilt`: lying flat keeps the last in-plane
     /// orientation (as iio-sensor-proxy does, so that a screen does not turn when the device is
     /// put down); a lost reading (`unknown`) changes nothing.
