@@ -52,5 +52,21 @@ extension IntegrationTests {
             #expect(gone.status == 1)
             #expect(gone.standardError.contains("start one with scripts/try"), "\(gone.standardError)")
         }
+
+        /// A state directory another user made first (in a shared /tmp, with links in it) is not
+        /// written through: both scripts refuse it before doing anything.
+        @Test(.enabled(if: getuid() == 0, "only root can hand a directory to another user"))
+        func anotherUsersStateDirectoryIsRefused() throws {
+            let state = makeScratchDirectory() + "/theirs"
+            try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: false)
+            #expect(chown(state, 65534, 65534) == 0)
+            try FileManager.default.createSymbolicLink(atPath: state + "/bin", withDestinationPath: "/etc/orientd-try-victim")
+            for (script, arguments) in [("try", ["--no-build", "--state", state]), ("turn-emulated-device", ["--state", state, "portrait"])] {
+                let result = try run(executable: Self.root + "/scripts/" + script, arguments)
+                #expect(result.status == 1, "\(script): \(result.standardError)")
+                #expect(result.standardError.contains("is not a directory of yours"), "\(script): \(result.standardError)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: "/etc/orientd-try-victim"))
+        }
     }
 }
