@@ -1,3 +1,4 @@
+import Foundation
 import EmulatedSensor
 import OrientationCore
 import ScenarioCorpus
@@ -26,8 +27,10 @@ func measureStepLatency(sensor: BenchSensor, daemons: [any DaemonUnderTest], tri
 private func timeTurns(daemons: [any DaemonUnderTest], trials: Int,
                        prepare: (Orientation) -> () -> Double) -> [String: [Double]] {
     var latencies: [String: [Double]] = [:]
+    // The cycle goes on from where the device is, so that no turn is to the orientation it shows.
+    let start = daemons.first.flatMap { stepCycle.firstIndex(of: $0.latest) }.map { $0 + 1 } ?? 0
     for trial in 0..<trials {
-        let target = stepCycle[trial % stepCycle.count]
+        let target = stepCycle[(start + trial) % stepCycle.count]
         let turn = prepare(target)
         let counts = daemons.map(\.reports.count)
         let from = turn()
@@ -45,12 +48,24 @@ struct ScenarioScore {
     var missed: Int
 }
 
-/// Plays every scenario on the sensor in real time while the daemons watch. Each starts from its
-/// first sample held for 2 s (both daemons settle) and ends with its last held for 1.5 s.
+/// Plays every scenario on the sensor in real time while the daemons watch. Each starts as the
+/// corpus tests start it: the device first shows the scenario's first expected orientation (a
+/// fresh classifier decides that from the first samples; a daemon still in the last scenario's
+/// orientation might keep it, within its hysteresis), then its first sample held for 2 s (both
+/// daemons settle); it ends with its last sample held for 1.5 s. `mismatch` hears what a daemon
+/// reported in a scenario it did not pass.
 func measureScenarios(_ scenarios: [Scenario], sensor: BenchSensor, daemons: [any DaemonUnderTest],
-                      progress: (String) -> Void) -> [(scenario: String, scores: [String: ScenarioScore])] {
+                      progress: (String) -> Void,
+                      mismatch: (String) -> Void) -> [(scenario: String, scores: [String: ScenarioScore])] {
     scenarios.map { scenario in
         progress(scenario.name)
+        if let first = scenario.expected.first?.orientation, Orientation.inPlane.contains(first) {
+            let counts = daemons.map(\.reports.count)
+            sensor.turn(to: first)
+            for (daemon, count) in zip(daemons, counts) where daemon.latest != first {
+                _ = daemon.waitForReport(of: first, after: count, timeout: 3)
+            }
+        }
         sensor.show(scenario.samples[0].acceleration)
         sleep(seconds: 2)
         let starts = daemons.map { ($0.reports.count, $0.latest) }
@@ -68,9 +83,19 @@ func measureScenarios(_ scenarios: [Scenario], sensor: BenchSensor, daemons: [an
             while expected.first == state { expected.removeFirst() }
             let matched = matchedInOrder(reported, expected)
             scores[daemon.name] = ScenarioScore(spurious: reported.count - matched, missed: expected.count - matched)
+            if matched != reported.count || matched != expected.count {
+                mismatch("\(scenario.name): \(daemon.name) reported \(describe(daemon.reports.dropFirst(count), from: begin))"
+                    + " after \(state), expected \(expected.map(\.rawValue).joined(separator: ", "))")
+            }
         }
         return (scenario.name, scores)
     }
+}
+
+/// "portrait at 0.12 s, landscapeLeft at 1.53 s": reports timed from the scenario's start.
+private func describe(_ reports: ArraySlice<(orientation: Orientation, time: Double)>, from begin: Double) -> String {
+    reports.isEmpty ? "nothing" : reports.map { "\($0.orientation.rawValue) at \(String(format: "%.2f", $0.time - begin)) s" }
+        .joined(separator: ", ")
 }
 
 /// iio-sensor-proxy has no faceUp/faceDown orientation (lying flat keeps the last one), so its

@@ -133,7 +133,8 @@ struct OrientdBench: ParsableCommand {
         let handPickUps = measurePickUps(sensor: sensor, daemons: daemons, trials: pickUps, over: 0.4, random: &random)
         let played = scenario.isEmpty ? Corpus.all : Corpus.all.filter { scenario.contains($0.name) }
         say("playing \(played.count) corpus scenarios in real time")
-        let scenarios = measureScenarios(played, sensor: sensor, daemons: daemons) { say("  scenario \($0)") }
+        let scenarios = measureScenarios(played, sensor: sensor, daemons: daemons,
+                                        progress: { say("  scenario \($0)") }, mismatch: { say("    \($0)") })
         sensor.turn(to: .portrait)
         // Each daemon is measured alone, so every read of the sensor in its window is its own:
         // iio-sensor-proxy stops polling when its client leaves, orientd is stopped after its window.
