@@ -51,6 +51,10 @@ public struct Classifier: Sendable {
     private var flatEndedLockoutUntil = -Double.infinity
     private var recentTilts: [(time: Double, tilt: Double)] = []
     private var lastInPlaneAngle: (time: Double, angle: Double)?
+    /// The last sample's own in-plane angle, unfiltered.
+    private var lastRawInPlaneAngle: (time: Double, angle: Double)?
+    /// When the current run of full-rate reads began (after a still-rate read or a stall).
+    private var runStart = -Double.infinity
     private var inPlaneTurnRate: Double = 0
     /// Set by `resume()`: the next usable sample decides at once, without settling.
     private var decideAtOnce = false
@@ -111,7 +115,7 @@ public struct Classifier: Sendable {
             lockedOutUntil = max(lockedOutUntil, time + settings.accelerationLockoutMs / 1000)
         }
         noteTilt(currentAngles.tilt, at: time)
-        noteInPlaneAngle(currentAngles.inPlane, at: time)
+        noteInPlaneAngle(filtered: currentAngles.inPlane, raw: OrientationAngles(of: sample.acceleration).inPlane, at: time)
         let lyingFlatAs: Orientation? = abs(currentAngles.tilt) >= settings.flatTiltDegrees
             ? (currentAngles.tilt > 0 ? .faceUp : .faceDown) : nil
         defer { waitsToLieFlat = lyingFlatAs.map { $0 != orientation } ?? false }
@@ -203,11 +207,26 @@ public struct Classifier: Sendable {
 
     private var isTurning: Bool { inPlaneTurnRate > settings.turnInProgressDegreesPerSecond }
 
-    private mutating func noteInPlaneAngle(_ angle: Double, at time: Double) {
+    /// How fast the in-plane angle turns: the filtered angle's pace, except at the start of a run
+    /// of full-rate reads. A read after a gap (the still rate's third of a second) may land in the
+    /// middle of a fast flip, and the filter then needs about one time constant of reads before
+    /// its pace catches up with the motion: meanwhile the unfiltered angle's pace counts too, and
+    /// the read after the gap, whose pace nothing measured, counts as turning.
+    private mutating func noteInPlaneAngle(filtered angle: Double, raw rawAngle: Double, at time: Double) {
+        let afterGap = lastRawInPlaneAngle.map { time - $0.time > Self.carriedGap || time < $0.time } ?? true
+        if afterGap { runStart = time }
         if let last = lastInPlaneAngle, time > last.time {
             inPlaneTurnRate = Geometry.angularDistance(angle, last.angle) / (time - last.time)
         }
+        if time - runStart < settings.filterTimeConstantMs / 1000 {
+            if afterGap {
+                inPlaneTurnRate = .infinity
+            } else if let last = lastRawInPlaneAngle, time > last.time {
+                inPlaneTurnRate = max(inPlaneTurnRate, Geometry.angularDistance(rawAngle, last.angle) / (time - last.time))
+            }
+        }
         lastInPlaneAngle = (time, angle)
+        lastRawInPlaneAngle = (time, rawAngle)
     }
 
     /// The orientation the filtered vector points to, or nil when it says nothing reliable.
@@ -236,6 +255,8 @@ public struct Classifier: Sendable {
         flatSince = nil
         recentTilts.removeAll()
         lastInPlaneAngle = nil
+        lastRawInPlaneAngle = nil
+        runStart = -.infinity
         inPlaneTurnRate = 0
         lockedOutUntil = -.infinity
         flatEndedLockoutUntil = -.infinity

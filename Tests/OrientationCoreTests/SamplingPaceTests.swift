@@ -203,12 +203,17 @@ import Testing
 import ScenarioCorpus
 
 /// The scenario corpus read as the sensor thread reads it with adaptive sampling: 25 polls a
-/// second while something moves or is being decided, 4 while still, each read taking the value the
-/// sensor holds at that moment. Two still seconds come first, so every motion starts at the
-/// still rate.
+/// second while something moves or is being decided, `stillRate` while still, each read taking the
+/// value the sensor holds at that moment. Two still seconds and `phase` come first, so every motion
+/// starts at the still rate, and a still-rate read may land anywhere in it (mid-flip, mid-turn).
 @Suite struct PacedScenarioTests {
-    static func pacedSamples(of scenario: Scenario, settings: SamplingPace.Settings = SamplingPace.Settings()) -> [AccelerometerSample] {
-        let lead = 2.0
+    static let phases = stride(from: 0.0, to: 1 / SamplingPace.Settings().stillRate, by: 1.0 / 24).map { $0 }
+
+    static func lead(phase: Double) -> Double { 2 + phase }
+
+    static func pacedSamples(of scenario: Scenario, phase: Double = 0,
+                             settings: SamplingPace.Settings = SamplingPace.Settings()) -> [AccelerometerSample] {
+        let lead = lead(phase: phase)
         let held = [AccelerometerSample(time: 0, acceleration: scenario.samples[0].acceleration)]
             + scenario.samples.map { AccelerometerSample(time: $0.time + lead, acceleration: $0.acceleration) }
         var pace = SamplingPace(settings: settings)
@@ -227,18 +232,23 @@ import ScenarioCorpus
         return read
     }
 
-    @Test("scenario corpus, paced", arguments: Corpus.all)
+    @Test("scenario corpus, paced, the still-rate reads at every phase", arguments: Corpus.all)
     func pacedScenario(_ scenario: Scenario) {
-        let samples = Self.pacedSamples(of: scenario)
-        // Each change may come one still period and one poll later; the first one, from the first
-        // reading, comes at the start of the still lead.
-        let paced = Scenario(name: scenario.name, summary: scenario.summary, samples: samples, expected: scenario.expected.enumerated().map { index, change in
-            ExpectedChange(change.orientation, within: (index == 0 ? 0 : change.window.lowerBound + 2)...(change.window.upperBound + 2 + 0.25 + 0.04))
-        })
-        let outcome = paced.replay()
-        #expect(outcome.spuriousEvents == 0, "\(outcome.report)")
-        #expect(outcome.published.map(\.orientation) == scenario.expected.map(\.orientation), "\(outcome.report)")
-        #expect(outcome.isExact, "\(outcome.report)")
-        #expect(samples.count < Int((samples.last!.time) * 25), "the still rate was never used")
+        let stillPeriod = 1 / SamplingPace.Settings().stillRate
+        for phase in Self.phases {
+            let samples = Self.pacedSamples(of: scenario, phase: phase)
+            let lead = Self.lead(phase: phase)
+            // Each change may come one still period and one poll later; the first one, from the
+            // first reading, comes at the start of the still lead.
+            let paced = Scenario(name: scenario.name, summary: scenario.summary, samples: samples, expected: scenario.expected.enumerated().map { index, change in
+                ExpectedChange(change.orientation, within: (index == 0 ? 0 : change.window.lowerBound + lead)...(change.window.upperBound + lead + stillPeriod + 0.04))
+            })
+            let outcome = paced.replay()
+            let at = "still reads at phase \(phase) s: \(outcome.report)"
+            #expect(outcome.spuriousEvents == 0, "\(at)")
+            #expect(outcome.published.map(\.orientation) == scenario.expected.map(\.orientation), "\(at)")
+            #expect(outcome.isExact, "\(at)")
+            #expect(samples.count < Int((samples.last!.time) * 25), "the still rate was never used")
+        }
     }
 }
