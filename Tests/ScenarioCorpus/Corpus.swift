@@ -10,7 +10,7 @@ public enum Corpus {
         jitterAtTheBorder, slowTurn, flatWithNoisyAzimuth, ambiguousTiltBand, pickUpFromFlat,
         pickUpIntoLandscape, putDownSwing, shake, bump, walking, rotateThroughFlat, fastFlip,
         overheadUse, freeFall, suspendGap, nonAtomicReads, pickUpByHand, pickUpAtOnce, pickUpTwisting,
-        carriedAtTheBorder, turnedWhileWalking,
+        carriedAtTheBorder, turnedWhileWalking, sitDownReading, standUpReading, lieBackReading,
     ]
 
     public static func named(_ name: String) -> Scenario? { all.first { $0.name == name } }
@@ -147,6 +147,56 @@ public enum Corpus {
         }
         return Scenario(name: "carried-at-the-border", summary: "walking, the device between two orientations in a bag",
                         samples: trace.samples, expected: [ExpectedChange(.landscapeLeft, within: 0...0.1)])
+    }()
+
+    /// Reading in portrait while sitting down: the body drops (−0.25 g), the chair brakes it
+    /// (+0.5 g, with a 0.1 s knock of +1 g up and 0.4 g sideways as it lands), the torso leans and
+    /// sways; the hand keeps the pose within 15° of tilt and 8° in the plane. A motion that keeps
+    /// the pose: nothing may change.
+    static let sitDownReading: Scenario = {
+        var trace = ScenarioBuilder(seed: 22)
+        trace.hold(angle: 0, tilt: 40, for: 1)
+        trace.move(for: 1.6) { f in
+            let t = f * 1.6
+            let knock = (0.9..<1.0).contains(t) ? 1.0 : 0
+            let up = (t < 0.6 ? -0.25 * sin(.pi * t / 0.6) : t < 1.1 ? 0.5 * sin(.pi * (t - 0.6) / 0.5) : 0) + knock
+            return ScenarioBuilder.carried(angle: 8 * sin(2 * .pi * f), tilt: 40 + 15 * sin(.pi * f), up: up,
+                                           sideways: 0.15 * sin(2 * .pi * f) + 0.4 * knock, forward: 0.2 * sin(2 * .pi * f))
+        }
+        trace.hold(angle: 0, tilt: 40, for: 2)
+        return Scenario(name: "sit-down-reading", summary: "sitting down while reading in portrait", samples: trace.samples,
+                        expected: [ExpectedChange(.portrait, within: 0...0.1)])
+    }()
+
+    /// Reading in landscape while standing up: the legs push (+0.5 g), the body slows at the top
+    /// (−0.25 g), leaning forward then back; the pose stays within 10° of tilt and 8° in the plane.
+    static let standUpReading: Scenario = {
+        var trace = ScenarioBuilder(seed: 23)
+        trace.hold(angle: 90, tilt: 50, for: 1)
+        trace.move(for: 1.4) { f in
+            let t = f * 1.4
+            let up = t < 0.5 ? 0.5 * sin(.pi * t / 0.5) : t < 1.1 ? -0.25 * sin(.pi * (t - 0.5) / 0.6) : 0
+            return ScenarioBuilder.carried(angle: 90 - 8 * sin(2 * .pi * f), tilt: 50 - 10 * sin(.pi * f), up: up,
+                                           sideways: -0.1 * sin(2 * .pi * f), forward: -0.25 * sin(2 * .pi * f))
+        }
+        trace.hold(angle: 90, tilt: 40, for: 2)
+        return Scenario(name: "stand-up-reading", summary: "standing up while reading in landscape", samples: trace.samples,
+                        expected: [ExpectedChange(.landscapeLeft, within: 0...0.1)])
+    }()
+
+    /// Lying back in bed while reading in portrait: the phone follows the face from 40° back to
+    /// 50° face down (overhead) through vertical, over 3 s, with the body's sway. Still portrait
+    /// to the reader, and to gravity: nothing may change.
+    static let lieBackReading: Scenario = {
+        var trace = ScenarioBuilder(seed: 24)
+        trace.hold(angle: 0, tilt: 40, for: 1)
+        trace.move(for: 3) { f in
+            ScenarioBuilder.carried(angle: 10 * sin(2 * .pi * f), tilt: 40 - 90 * f, up: -0.1 * sin(2 * .pi * f),
+                                    sideways: 0.1 * sin(3 * .pi * f), forward: 0.15 * sin(2 * .pi * f))
+        }
+        trace.hold(angle: 0, tilt: -50, for: 2)
+        return Scenario(name: "lie-back-reading", summary: "lying back in bed while reading in portrait", samples: trace.samples,
+                        expected: [ExpectedChange(.portrait, within: 0...0.1)])
     }()
 
     /// Walking with the device in portrait (±0.3 g bounce at 2 Hz), turned into landscapeLeft over

@@ -25,6 +25,18 @@ struct ScenarioBuilder {
         return Vector3(-inPlane * sin(angle * .pi / 180), -inPlane * cos(angle * .pi / 180), g * sin(tilt * .pi / 180))
     }
 
+    /// The device at in-plane `angle` and `tilt` while the body that holds it accelerates, in g:
+    /// `up`, `sideways` (horizontal, along the screen) and `forward` (horizontal, across it). The
+    /// accelerometer reads the reaction to gravity plus the acceleration, so `up` scales the vector
+    /// and only the horizontal parts turn it.
+    static func carried(angle: Double, tilt: Double, up: Double, sideways: Double, forward: Double) -> Vector3 {
+        let a = angle * .pi / 180, t = tilt * .pi / 180
+        let inPlane = Vector3(-sin(a), -cos(a), 0)
+        let alongScreen = Vector3(cos(a), -sin(a), 0)
+        let across = Vector3(-sin(t) * inPlane.x, -sin(t) * inPlane.y, cos(t))
+        return gravity(angle: angle, tilt: tilt) * (1 + up) + alongScreen * (sideways * g) + across * (forward * g)
+    }
+
     /// Samples for `duration` seconds; `shape` gives the clean vector at a fraction 0...1 of it.
     mutating func move(for duration: Double, _ shape: (Double) -> Vector3) {
         let count = max(1, Int((duration * rate).rounded()))
