@@ -52,6 +52,23 @@ import Testing
     }
 }
 
+/// What the judge learns of a device's 1 g is not kept across restarts, and need not be: from
+/// its first reading the median of the last readings stands in. Every corpus scenario, read too
+/// long or too short from its first sample by a fresh judge (walking, shaking, a bump, a free fall
+/// before any rest), gives exactly what it gives at the right scale.
+@Suite struct MisScaledFromTheFirstReadingTests {
+    @Test("the corpus at a wrong scale from the first sample", arguments: [0.3, 2.65])
+    func theCorpusAtAWrongScale(scale: Double) {
+        for scenario in Corpus.all {
+            let scaled = Scenario(name: scenario.name, summary: scenario.summary,
+                                  samples: scenario.samples.map { AccelerometerSample(time: $0.time, acceleration: $0.acceleration * scale) },
+                                  expected: scenario.expected)
+            let outcome = scaled.replay()
+            #expect(outcome.isExact, "×\(scale): \(outcome.report)")
+        }
+    }
+}
+
 @Suite struct GravityLearnerTests {
     @Test func aRunAtRestIsLearnt() {
         var learner = GravityLearner()
