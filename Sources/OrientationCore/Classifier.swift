@@ -51,8 +51,8 @@ public struct Classifier: Sendable {
     private var flatEndedLockoutUntil = -Double.infinity
     private var recentTilts: [(time: Double, tilt: Double)] = []
     private var lastInPlaneAngle: (time: Double, angle: Double)?
-    /// The last sample's own in-plane angle, unfiltered.
-    private var lastRawInPlaneAngle: (time: Double, angle: Double)?
+    /// The last sample's own in-plane angle, unfiltered, and its magnitude in units of 1 g.
+    private var lastRaw: (time: Double, angle: Double, magnitude: Double)?
     /// When the current run of full-rate reads began (after a still-rate read or a stall).
     private var runStart = -Double.infinity
     private var inPlaneTurnRate: Double = 0
@@ -115,7 +115,8 @@ public struct Classifier: Sendable {
             lockedOutUntil = max(lockedOutUntil, time + settings.accelerationLockoutMs / 1000)
         }
         noteTilt(currentAngles.tilt, at: time)
-        noteInPlaneAngle(filtered: currentAngles.inPlane, raw: OrientationAngles(of: sample.acceleration).inPlane, at: time)
+        noteInPlaneAngle(filtered: currentAngles.inPlane, raw: OrientationAngles(of: sample.acceleration).inPlane,
+                         rawMagnitude: rawMagnitude / gravity, at: time)
         let lyingFlatAs: Orientation? = abs(currentAngles.tilt) >= settings.flatTiltDegrees
             ? (currentAngles.tilt > 0 ? .faceUp : .faceDown) : nil
         defer { waitsToLieFlat = lyingFlatAs.map { $0 != orientation } ?? false }
@@ -209,11 +210,16 @@ public struct Classifier: Sendable {
 
     /// How fast the in-plane angle turns: the filtered angle's pace, except at the start of a run
     /// of full-rate reads. A read after a gap (the still rate's third of a second) may land in the
-    /// middle of a fast flip, and the filter then needs about one time constant of reads before
-    /// its pace catches up with the motion: meanwhile the unfiltered angle's pace counts too, and
-    /// the read after the gap, whose pace nothing measured, counts as turning.
-    private mutating func noteInPlaneAngle(filtered angle: Double, raw rawAngle: Double, at time: Double) {
-        let afterGap = lastRawInPlaneAngle.map { time - $0.time > Self.carriedGap || time < $0.time } ?? true
+    /// middle of a fast flip or of a walk's first steps, and the filter then needs about one time
+    /// constant of reads before its pace catches up with the motion (and the carried test, which
+    /// starts afresh after a gap, a few reads before it sees a walk). Meanwhile the unfiltered
+    /// vector must hold still too: the read after the gap, whose pace nothing measured, counts as
+    /// turning, and so does, for the next 70 ms, an unfiltered angle turning faster than the limit
+    /// or a magnitude changing by more than `carriedMotion` from one read to the next. A device
+    /// turned and put down (the emulator's jump, a pick-up) holds still at once and is decided as
+    /// fast as before.
+    private mutating func noteInPlaneAngle(filtered angle: Double, raw rawAngle: Double, rawMagnitude: Double, at time: Double) {
+        let afterGap = lastRaw.map { time - $0.time > Self.carriedGap || time < $0.time } ?? true
         if afterGap { runStart = time }
         if let last = lastInPlaneAngle, time > last.time {
             inPlaneTurnRate = Geometry.angularDistance(angle, last.angle) / (time - last.time)
@@ -221,12 +227,14 @@ public struct Classifier: Sendable {
         if time - runStart < settings.filterTimeConstantMs / 1000 {
             if afterGap {
                 inPlaneTurnRate = .infinity
-            } else if let last = lastRawInPlaneAngle, time > last.time {
-                inPlaneTurnRate = max(inPlaneTurnRate, Geometry.angularDistance(rawAngle, last.angle) / (time - last.time))
+            } else if let last = lastRaw, time > last.time {
+                let rawRate = Geometry.angularDistance(rawAngle, last.angle) / (time - last.time)
+                let shaken = abs(rawMagnitude - last.magnitude) > settings.carriedMotion
+                inPlaneTurnRate = shaken ? .infinity : max(inPlaneTurnRate, rawRate)
             }
         }
         lastInPlaneAngle = (time, angle)
-        lastRawInPlaneAngle = (time, rawAngle)
+        lastRaw = (time, rawAngle, rawMagnitude)
     }
 
     /// The orientation the filtered vector points to, or nil when it says nothing reliable.
@@ -255,7 +263,7 @@ public struct Classifier: Sendable {
         flatSince = nil
         recentTilts.removeAll()
         lastInPlaneAngle = nil
-        lastRawInPlaneAngle = nil
+        lastRaw = nil
         runStart = -.infinity
         inPlaneTurnRate = 0
         lockedOutUntil = -.infinity

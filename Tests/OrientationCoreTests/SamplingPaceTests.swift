@@ -207,7 +207,9 @@ import ScenarioCorpus
 /// value the sensor holds at that moment. Two still seconds and `phase` come first, so every motion
 /// starts at the still rate, and a still-rate read may land anywhere in it (mid-flip, mid-turn).
 @Suite struct PacedScenarioTests {
-    static let phases = stride(from: 0.0, to: 1 / SamplingPace.Settings().stillRate, by: 1.0 / 24).map { $0 }
+    /// Forty phases, 8 ms apart: a walk's first steps flipped carried-at-the-border at two
+    /// neighbouring ones (and fast-flip at one of eight).
+    static let phases = (0..<40).map { Double($0) / 40 / SamplingPace.Settings().stillRate }
 
     static func lead(phase: Double) -> Double { 2 + phase }
 
