@@ -12,7 +12,10 @@ final class DaemonConnection {
         do {
             descriptor = try UnixStreamSocket.connect(to: socketPath)
         } catch {
-            throw .unreachable(socketPath: socketPath, reason: error.reason)
+            // No socket there, or nobody listening on it: orientd is not running (yet).
+            throw error.code == ENOENT || error.code == ECONNREFUSED
+                ? .notRunning(socketPath: socketPath, reason: error.reason)
+                : .unreachable(socketPath: socketPath, reason: error.reason)
         }
     }
 

@@ -153,6 +153,10 @@ public struct ReceivedEvent: Equatable, Sendable {
 }
 
 public enum OrientdClientError: Error, CustomStringConvertible {
+    /// Nothing listens at the socket (no such file, or the connection refused): orientd is not
+    /// running, or listens elsewhere.
+    case notRunning(socketPath: String, reason: String)
+    /// The socket is there but cannot be connected to (permissions, a path too long, ...).
     case unreachable(socketPath: String, reason: String)
     case connectionLost(socketPath: String, reason: String)
     /// orientd refused the request: its error code and what it said.
@@ -161,10 +165,12 @@ public enum OrientdClientError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unreachable(let path, let reason):
+        case .notRunning(let path, let reason):
             "cannot reach orientd at \(path): \(reason). Is the daemon running? Start it with "
                 + "'systemctl start orientd' or 'orientd --socket \(path)'; use --socket or "
                 + "\(Wire.socketEnvironmentVariable) if it listens elsewhere."
+        case .unreachable(let path, let reason):
+            "cannot reach orientd at \(path): \(reason)."
         case .connectionLost(let path, let reason): "lost the connection to orientd at \(path): \(reason)"
         case .serverError(let code, let message): "orientd answered \(code.rawValue): \(message)"
         case .protocolViolation(let what): "orientd sent something unexpected: \(what)"

@@ -24,7 +24,8 @@ struct Monitor: ParsableCommand {
 
             When orientd stops or restarts, monitor says so on standard error ("orientd stopped; \
             waiting for it to start again") and goes on once it is back, printing the state afresh \
-            as at the start. --no-reconnect exits instead, for scripts.
+            as at the start; started before orientd, it waits for it the same way. \
+            --no-reconnect exits instead, for scripts.
             """)
 
     @OptionGroup var options: ConnectionOptions
@@ -43,7 +44,7 @@ struct Monitor: ParsableCommand {
     @Flag(help: "Follow the orientation too (the default without --tilt, --proximity or --light).")
     var orientation = false
 
-    @Flag(help: "Exit when orientd stops (status 0) or drops the connection (status 1), instead of waiting for it to start again.")
+    @Flag(help: "Exit when orientd stops (status 0) or drops the connection (status 1), and fail when it is not running, instead of waiting for it.")
     var noReconnect = false
 
     /// What to subscribe to: the orientation unless only ambient sensors were asked for.

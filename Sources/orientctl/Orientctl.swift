@@ -75,11 +75,23 @@ struct ConnectionOptions: ParsableArguments {
     /// --json. Events this version does not know are skipped. When orientd stops (it says so
     /// first) or the connection drops: with `reconnecting`, says so on standard error, waits for
     /// orientd to come back and subscribes again (`start` hears the state afresh); without, a
-    /// clean stop returns and a dropped connection is an error. Orientd not running at the start,
-    /// or refusing the subscription, is an error either way.
+    /// clean stop returns and a dropped connection is an error. Orientd not running at the start
+    /// is waited for too with `reconnecting` (as monitor-sensor waits for iio-sensor-proxy), an
+    /// error without; a socket that cannot be reached otherwise, or a refused subscription, is an
+    /// error either way.
     func follow(_ parameters: SubscribeParameters, device: String? = nil, reconnecting: Bool = false,
                 start: (SubscribeResult, JSONValue) throws -> Void, event: (ServerEvent, JSONValue) throws -> Bool) throws {
-        var client = try connect()
+        var client: OrientdClient
+        do {
+            client = try OrientdClient(socketPath: socket)
+        } catch .notRunning(let path, let reason) where reconnecting {
+            Output.error("orientctl: orientd is not running at \(path) (\(reason)); waiting for it to start "
+                + "('systemctl start orientd' starts it; --socket or \(Wire.socketEnvironmentVariable) if it listens elsewhere; Ctrl-C to quit)")
+            client = waitForOrientd()
+            Output.error("orientctl: orientd is up")
+        } catch {
+            throw ClientFailure(error)
+        }
         while true {
             var stopped = false
             var lost = "it closed the connection"

@@ -32,7 +32,8 @@ extension IntegrationTests {
 
         /// monitor follows orientd across a restart, as rotate and the Swift client do: it says
         /// orientd stopped, waits, and prints the state afresh once orientd is back; with
-        /// --no-reconnect a clean stop ends it with status 0.
+        /// --no-reconnect a clean stop ends it with status 0. One started while orientd is down
+        /// waits for it as monitor-sensor waits for iio-sensor-proxy; with --no-reconnect it fails.
         @Test func monitorFollowsOrientdAcrossARestart() throws {
             let sensor = try EmulatedAccelerometer.standard(.portrait)
             let first = try Daemon(sensor: sensor)
@@ -50,12 +51,23 @@ extension IntegrationTests {
             #expect(waitUntil(timeout: 10) { stderr().contains("orientd stopped; waiting for it to start again") }, "\(stderr())")
             #expect(monitor.isRunning)
 
+            let lateErrors = makeScratchDirectory() + "/late.err"
+            let late = try ChildProcess(Products.path("orientctl"), ["monitor", "--socket", socket], standardError: lateErrors)
+            defer { late.stop() }
+            let lateStderr = { (try? String(contentsOfFile: lateErrors, encoding: .utf8)) ?? "" }
+            #expect(waitUntil(timeout: 10) { lateStderr().contains("orientd is not running at \(socket)") && lateStderr().contains("waiting for it to start") }, "\(lateStderr())")
+            let failing = try run("orientctl", ["monitor", "--no-reconnect", "--socket", socket])
+            #expect(failing.status != 0 && failing.standardError.contains("Is the daemon running?"), "\(failing.standardError)")
+
             sensor.turn(to: .landscapeLeft)
             let second = try Daemon(sensor: sensor, socketPath: socket)
             defer { _ = second.stop() }
             #expect(monitor.waitForLines(2, timeout: 10), "\(monitor.output.map(\.text)) \(stderr())")
             #expect(monitor.output.map(\.text) == ["portrait", "landscapeLeft"])
             #expect(stderr().contains("orientd is back"))
+            #expect(late.waitForLines(1, timeout: 10), "\(late.output.map(\.text)) \(lateStderr())")
+            #expect(late.output.map(\.text) == ["landscapeLeft"])
+            #expect(lateStderr().contains("orientd is up"))
         }
 
         @Test func lockAndUnlock() throws {

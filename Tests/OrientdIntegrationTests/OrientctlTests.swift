@@ -1,5 +1,6 @@
 import EmulatedSensor
 import Foundation
+import ProcessHarness
 import Testing
 
 extension IntegrationTests {
@@ -39,15 +40,24 @@ extension IntegrationTests {
             #expect(try run("orientctl", ["get", "--help"]).standardOutput.contains("--json"))
         }
 
+        /// A command fails with where it looked and how to start orientd; monitor says the same
+        /// and waits (--no-reconnect fails as the others do).
         @Test func unreachableDaemonSaysWhereItLookedAndHowToStartIt() throws {
-            let missing = makeScratchDirectory() + "/nobody.sock"
-            for command in ["get", "monitor"] {
-                let result = try run("orientctl", [command, "--socket", missing])
+            let directory = makeScratchDirectory()
+            let missing = directory + "/nobody.sock"
+            for command in [["get"], ["monitor", "--no-reconnect"]] {
+                let result = try run("orientctl", command + ["--socket", missing])
                 #expect(result.status != 0)
                 #expect(result.standardOutput.isEmpty)
                 #expect(result.standardError.contains(missing))
                 #expect(result.standardError.contains("systemctl start orientd"))
             }
+            let errors = directory + "/monitor.err"
+            let monitor = try ChildProcess(Products.path("orientctl"), ["monitor", "--socket", missing], standardError: errors)
+            defer { monitor.stop() }
+            let said = { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
+            #expect(waitUntil(timeout: 10) { said().contains(missing) && said().contains("systemctl start orientd") }, "\(said())")
+            #expect(monitor.isRunning && monitor.output.isEmpty)
         }
 
         @Test("--help explains every command", arguments: [["--help"], ["get", "--help"], ["monitor", "--help"]])
