@@ -65,6 +65,10 @@ public struct Classifier: Sendable {
     static let pollJitter = 0.004
     /// Samples further apart than this (seconds) are no run of full-rate reads.
     static let carriedGap = 0.1
+    /// How far (degrees in the plane) a read after a gap may be from the one before and still
+    /// count as the device holding: sensor noise stays well within it, and the motions it must
+    /// catch mid-way (a flip, a walk's first step at a border) moved 35° or more.
+    static let movedAcrossGapDegrees = 10.0
 
     public init(settings: ClassifierSettings = ClassifierSettings()) {
         self.settings = settings
@@ -213,24 +217,28 @@ public struct Classifier: Sendable {
     /// middle of a fast flip or of a walk's first steps, and the filter then needs about one time
     /// constant of reads before its pace catches up with the motion (and the carried test, which
     /// starts afresh after a gap, a few reads before it sees a walk). Meanwhile the unfiltered
-    /// vector must hold still too: the read after the gap, whose pace nothing measured, counts as
-    /// turning, and so does, for the next 70 ms, an unfiltered angle turning faster than the limit
-    /// or a magnitude changing by more than `carriedMotion` from one read to the next. A device
-    /// turned and put down (the emulator's jump, a pick-up) holds still at once and is decided as
-    /// fast as before.
+    /// vector must hold still too:
+    /// - the read after the gap counts as turning when it moved from the read before (more than
+    ///   `movedAcrossGapDegrees` in the plane, or its magnitude by more than `carriedMotion`):
+    ///   what it landed in is unknown. One that did not move is measured as usual, so reads that
+    ///   all come further apart than the gap (a slow `rate`) still decide once the device holds;
+    /// - for the next filter time constant, an unfiltered angle turning faster than the limit, or
+    ///   a magnitude changing by more than `carriedMotion` from one read to the next, counts as
+    ///   turning.
+    /// A device turned and put down (the emulator's jump, a pick-up) holds still at once and is
+    /// decided at the next read, as before.
     private mutating func noteInPlaneAngle(filtered angle: Double, raw rawAngle: Double, rawMagnitude: Double, at time: Double) {
-        let afterGap = lastRaw.map { time - $0.time > Self.carriedGap || time < $0.time } ?? true
-        if afterGap { runStart = time }
         if let last = lastInPlaneAngle, time > last.time {
             inPlaneTurnRate = Geometry.angularDistance(angle, last.angle) / (time - last.time)
         }
-        if time - runStart < settings.filterTimeConstantMs / 1000 {
-            if afterGap {
-                inPlaneTurnRate = .infinity
-            } else if let last = lastRaw, time > last.time {
-                let rawRate = Geometry.angularDistance(rawAngle, last.angle) / (time - last.time)
-                let shaken = abs(rawMagnitude - last.magnitude) > settings.carriedMotion
-                inPlaneTurnRate = shaken ? .infinity : max(inPlaneTurnRate, rawRate)
+        if let last = lastRaw, time > last.time {
+            let shaken = abs(rawMagnitude - last.magnitude) > settings.carriedMotion
+            let swept = Geometry.angularDistance(rawAngle, last.angle)
+            if time - last.time > Self.carriedGap {
+                runStart = time
+                if shaken || swept > Self.movedAcrossGapDegrees { inPlaneTurnRate = .infinity }
+            } else if time - runStart < settings.filterTimeConstantMs / 1000 {
+                inPlaneTurnRate = shaken ? .infinity : max(inPlaneTurnRate, swept / (time - last.time))
             }
         }
         lastInPlaneAngle = (time, angle)

@@ -16,6 +16,8 @@ public struct ClassifierSettings: Equatable, Sendable {
     /// in a purse); a turn made while walking is decided about this much later. 0: the same
     /// filter always.
     public var carriedFilterTimeConstantMs: Double = 600
+    /// g: the carried test's RMS swing; also, in the filter time constant after a still-rate
+    /// read, how much the magnitude may change from read to read before it counts as a motion.
     public var carriedMotion: Double = 0.1
     /// A gap between samples longer than this (suspend/resume) restarts the filter.
     public var filterResetGapMs: Double = 1000
@@ -56,7 +58,9 @@ public struct ClassifierSettings: Equatable, Sendable {
     /// While the filtered in-plane angle turns faster than this, a rotation is in progress and no
     /// new in-plane orientation is published: a fast 180° flip must not flash landscape on the way.
     /// (With the 70 ms filter a sudden 90° turn crosses the 67.5° border at about 400°/s, so it
-    /// counts as turning for a sample; the proposal is still timed from that sample.)
+    /// counts as turning for a sample; the proposal is still timed from that sample.) For one
+    /// filter time constant after a still-rate read the unfiltered angle's pace counts too, and
+    /// that read itself counts as turning if it moved from the one before (`Classifier`).
     public var turnInProgressDegreesPerSecond: Double = 360
     /// Without a reliable reading for this long, the orientation becomes unknown.
     public var staleAfterMs: Double = 2000

@@ -130,7 +130,7 @@ extension SettingKey {
         judge("carried-filter-time-constant-ms", \.carriedFilterTimeConstantMs, unit: "milliseconds", range: 0...5000,
               "While the device is carried (walking, in a bag: its magnitude swings by more than carried-motion over the last second), the time constant of the filter instead: each step's bounce cannot tip the vector over a border, and a turn made on the move is decided that much later. 0: the same filter always."),
         judge("carried-motion", \.carriedMotion, unit: "g (RMS)", range: 0.01...10,
-              "How much the magnitude must swing around the device's 1 g (RMS over the last second, in g) for it to count as carried."),
+              "How much the magnitude must swing around the device's 1 g (RMS over the last second, in g) for it to count as carried. Also, just after a still-rate read, how much it may change from one read to the next before the read counts as part of a motion (no decision then)."),
         judge("filter-reset-gap-ms", \.filterResetGapMs, unit: "milliseconds", range: 10...60000,
               "A gap between samples longer than this (suspend/resume) restarts the filter from the next sample."),
         judge("free-fall-magnitude", \.freeFallMagnitude, unit: "m/s²", range: 0...9,
@@ -166,7 +166,7 @@ extension SettingKey {
         judge("settle-ms", \.settleMs, unit: "milliseconds", range: 0...5000,
               "How long a new orientation must be proposed without interruption before it is published."),
         judge("turn-in-progress-degrees-per-second", \.turnInProgressDegreesPerSecond, unit: "degrees per second", range: 10...10000,
-              "While the filtered in-plane angle turns faster than this, nothing new is published (a fast 180° flip does not flash landscape)."),
+              "While the filtered in-plane angle turns faster than this, nothing new is published (a fast 180° flip does not flash landscape). For one filter time constant after a still-rate read, the unfiltered angle's pace counts too."),
         judge("stale-after-ms", \.staleAfterMs, unit: "milliseconds", range: 100...60000,
               "Without a reliable reading for this long, the orientation becomes unknown."),
     ]

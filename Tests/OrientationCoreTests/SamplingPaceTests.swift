@@ -254,3 +254,31 @@ import ScenarioCorpus
         }
     }
 }
+
+/// Reads that all come further apart than a run of full-rate reads (a `rate` below 10 Hz, a slow
+/// remote board) still decide: the guard after a gap holds only a read that moved from the one
+/// before, and a turned device holds still at the next.
+@Suite struct SlowRateTests {
+    @Test("every turn decided at a slow steady rate", arguments: [2.0, 4.0, 5.0, 8.0, 10.0])
+    func everyTurnAtASlowRate(rate: Double) {
+        var classifier = Classifier()
+        var published: [(Orientation, Double)] = []
+        var time = 0.0
+        var turnedAt: [Double] = []
+        for orientation in [Orientation.portrait, .landscapeLeft, .portraitUpsideDown, .landscapeRight, .portrait] {
+            turnedAt.append(time)
+            for _ in 0..<Int(2 * rate) {
+                if let change = classifier.classify(AccelerometerSample(time: time, acceleration: gravityVector(angle: orientation.inPlaneAngle!, tilt: 15))) {
+                    published.append((change.orientation, change.time))
+                }
+                time += 1 / rate
+            }
+        }
+        #expect(published.map(\.0) == [.portrait, .landscapeLeft, .portraitUpsideDown, .landscapeRight, .portrait], "at \(rate) Hz")
+        // Decided by the third read in the new pose: the filter may still lag the 67.5° border at
+        // the first, and a proposal then settles until the next.
+        for ((_, decided), turned) in zip(published, turnedAt).dropFirst() {
+            #expect(decided - turned <= 2 / rate + 1e-9, "at \(rate) Hz: turned at \(turned), decided at \(decided)")
+        }
+    }
+}
