@@ -169,14 +169,15 @@ public enum Corpus {
     }()
 
     /// Reading in landscape while standing up: the legs push (+0.5 g), the body slows at the top
-    /// (−0.25 g), leaning forward then back; the pose stays within 10° of tilt and 8° in the plane.
+    /// (−0.25 g), leaning forward then back; the screen comes 10° more upright on the way (8° more
+    /// at the middle), and the pose stays within 8° in the plane.
     static let standUpReading: Scenario = {
         var trace = ScenarioBuilder(seed: 23)
         trace.hold(angle: 90, tilt: 50, for: 1)
         trace.move(for: 1.4) { f in
             let t = f * 1.4
             let up = t < 0.5 ? 0.5 * sin(.pi * t / 0.5) : t < 1.1 ? -0.25 * sin(.pi * (t - 0.5) / 0.6) : 0
-            return ScenarioBuilder.carried(angle: 90 - 8 * sin(2 * .pi * f), tilt: 50 - 10 * sin(.pi * f), up: up,
+            return ScenarioBuilder.carried(angle: 90 - 8 * sin(2 * .pi * f), tilt: 50 - 10 * f - 8 * sin(.pi * f), up: up,
                                            sideways: -0.1 * sin(2 * .pi * f), forward: -0.25 * sin(2 * .pi * f))
         }
         trace.hold(angle: 90, tilt: 40, for: 2)
