@@ -12,10 +12,7 @@ final class DaemonConnection {
         do {
             descriptor = try UnixStreamSocket.connect(to: socketPath)
         } catch {
-            // No socket there, or nobody listening on it: orientd is not running (yet).
-            throw error.code == ENOENT || error.code == ECONNREFUSED
-                ? .notRunning(socketPath: socketPath, reason: error.reason)
-                : .unreachable(socketPath: socketPath, reason: error.reason)
+            throw .unreachable(socketPath: socketPath, reason: error.reason)
         }
     }
 

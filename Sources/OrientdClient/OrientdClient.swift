@@ -153,24 +153,30 @@ public struct ReceivedEvent: Equatable, Sendable {
 }
 
 public enum OrientdClientError: Error, CustomStringConvertible {
-    /// Nothing listens at the socket (no such file, or the connection refused): orientd is not
-    /// running, or listens elsewhere.
-    case notRunning(socketPath: String, reason: String)
-    /// The socket is there but cannot be connected to (permissions, a path too long, ...).
+    /// The socket could not be connected to: `isNotRunning` tells whether nothing listens there.
     case unreachable(socketPath: String, reason: String)
     case connectionLost(socketPath: String, reason: String)
     /// orientd refused the request: its error code and what it said.
     case serverError(code: ProtocolError.Code, message: String)
     case protocolViolation(String)
 
+    /// Nothing listens at the socket (no such file, or the connection refused): orientd is not
+    /// running, or listens elsewhere. False for any other failure (permissions, a path too long).
+    public var isNotRunning: Bool {
+        guard case .unreachable(_, let reason) = self else { return false }
+        return [ENOENT, ECONNREFUSED].contains { reason == String(cString: strerror($0)) }
+    }
+
     public var description: String {
         switch self {
-        case .notRunning(let path, let reason):
+        case .unreachable(let path, let reason) where isNotRunning:
             "cannot reach orientd at \(path): \(reason). Is the daemon running? Start it with "
                 + "'systemctl start orientd' or 'orientd --socket \(path)'; use --socket or "
                 + "\(Wire.socketEnvironmentVariable) if it listens elsewhere."
         case .unreachable(let path, let reason):
-            "cannot reach orientd at \(path): \(reason)."
+            "cannot reach orientd at \(path): \(reason). Check that you may open the socket and "
+                + "the directories above it ('ls -ld \(path)'); use --socket or "
+                + "\(Wire.socketEnvironmentVariable) if it listens elsewhere."
         case .connectionLost(let path, let reason): "lost the connection to orientd at \(path): \(reason)"
         case .serverError(let code, let message): "orientd answered \(code.rawValue): \(message)"
         case .protocolViolation(let what): "orientd sent something unexpected: \(what)"

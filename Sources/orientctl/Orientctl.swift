@@ -84,10 +84,11 @@ struct ConnectionOptions: ParsableArguments {
         var client: OrientdClient
         do {
             client = try OrientdClient(socketPath: socket)
-        } catch .notRunning(let path, let reason) where reconnecting {
+        } catch let error where reconnecting && error.isNotRunning {
+            guard case .unreachable(let path, let reason) = error else { throw ClientFailure(error) }
             Output.error("orientctl: orientd is not running at \(path) (\(reason)); waiting for it to start "
                 + "('systemctl start orientd' starts it; --socket or \(Wire.socketEnvironmentVariable) if it listens elsewhere; Ctrl-C to quit)")
-            client = waitForOrientd()
+            client = try waitForOrientd()
             Output.error("orientctl: orientd is up")
         } catch {
             throw ClientFailure(error)
@@ -121,16 +122,25 @@ struct ConnectionOptions: ParsableArguments {
             }
             Output.error(stopped ? "orientctl: orientd stopped; waiting for it to start again (Ctrl-C to quit)"
                                  : "orientctl: lost orientd (\(lost)); waiting for it (Ctrl-C to quit)")
-            client = waitForOrientd()
+            client = try waitForOrientd()
             Output.error("orientctl: orientd is back")
         }
     }
 
-    /// Connects once orientd listens again, trying four times a second.
-    private func waitForOrientd() -> OrientdClient {
+    /// Connects once orientd listens again, trying four times a second while nothing listens (or
+    /// a daemon still stopping closes the connection); any other failure (a socket that may not
+    /// be opened, orientd refusing us) is an error, not a reason to wait for ever.
+    private func waitForOrientd() throws -> OrientdClient {
         while true {
-            if let client = try? OrientdClient(socketPath: socket) { return client }
-            usleep(250_000)
+            do {
+                return try OrientdClient(socketPath: socket)
+            } catch let error where error.isNotRunning {
+                usleep(250_000)
+            } catch .connectionLost {
+                usleep(250_000)
+            } catch {
+                throw ClientFailure(error)
+            }
         }
     }
 

@@ -56,7 +56,8 @@ extension IntegrationTests {
             let monitor = try ChildProcess(Products.path("orientctl"), ["monitor", "--socket", missing], standardError: errors)
             defer { monitor.stop() }
             let said = { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
-            #expect(waitUntil(timeout: 10) { said().contains(missing) && said().contains("systemctl start orientd") }, "\(said())")
+            #expect(waitUntil(timeout: 10) { said().contains("waiting for it to start") }, "\(said())")
+            #expect(said().contains(missing) && said().contains("systemctl start orientd"), "\(said())")
             #expect(monitor.isRunning && monitor.output.isEmpty)
         }
 
@@ -74,6 +75,27 @@ extension IntegrationTests {
             for option in ["--uri", "--socket", "--rate", "ORIENTD_SOCKET"] {
                 #expect(result.standardOutput.contains(option))
             }
+        }
+    }
+}
+
+import OrientdClient
+
+/// "Not running" is nothing listening (no socket, or refused); anything else (permissions) is
+/// another failure, which monitor does not wait through.
+@Suite struct NotRunningTests {
+    @Test func onlyAMissingOrRefusedSocketIsNotRunning() throws {
+        let missing = makeScratchDirectory() + "/nobody.sock"
+        #expect(throws: OrientdClientError.self) { _ = try OrientdClient(socketPath: missing) }
+        do {
+            _ = try OrientdClient(socketPath: missing)
+        } catch {
+            #expect(error.isNotRunning, "\(error)")
+        }
+        for (code, notRunning) in [(ENOENT, true), (ECONNREFUSED, true), (EACCES, false), (ENAMETOOLONG, false)] {
+            let error = OrientdClientError.unreachable(socketPath: "/run/orientd.sock", reason: String(cString: strerror(code)))
+            #expect(error.isNotRunning == notRunning, "\(error)")
+            #expect(error.description.contains("systemctl start orientd") == notRunning, "\(error)")
         }
     }
 }
