@@ -63,7 +63,9 @@ func measureScenarios(_ scenarios: [Scenario], sensor: BenchSensor, daemons: [an
             let counts = daemons.map(\.reports.count)
             sensor.turn(to: first)
             for (daemon, count) in zip(daemons, counts) where daemon.latest != first {
-                _ = daemon.waitForReport(of: first, after: count, timeout: 3)
+                if daemon.waitForReport(of: first, after: count, timeout: 3) == nil {
+                    mismatch("\(scenario.name): \(daemon.name) did not reach the starting orientation, \(first.rawValue), within 3 s")
+                }
             }
         }
         sensor.show(scenario.samples[0].acceleration)
