@@ -9,7 +9,8 @@ struct Watch: ParsableCommand {
         abstract: "Show the device live: a drawing of it in its current orientation, with its angle and tilt.",
         discussion: """
             Redraws in place in the terminal on every change and angle sample (10 a second), until \
-            Ctrl-C. The edge marked TOP is the top of the screen.
+            Ctrl-C. The edge marked TOP is the top of the screen. Into a pipe or a file it writes \
+            each drawing after the last, separated by an empty line, without terminal codes.
             """)
 
     @OptionGroup var options: ConnectionOptions
@@ -23,18 +24,25 @@ struct Watch: ParsableCommand {
     func run() throws {
         var view = DeviceView()
         var drawn = 0
-        // Clear the screen once and hide the cursor; every frame then starts from the top left.
-        // Ctrl-C must give the cursor back, so it is caught rather than left to kill the process.
-        Output.raw("\u{1B}[2J\u{1B}[?25l")
-        defer { Output.raw("\u{1B}[?25h") }
-        signal(SIGINT) { _ in
-            let show = "\u{1B}[?25h\n"
-            _ = show.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
-            _exit(130)
+        let inTerminal = isatty(STDOUT_FILENO) == 1
+        if inTerminal {
+            // Clear the screen once and hide the cursor; every frame then starts from the top left.
+            // Ctrl-C must give the cursor back, so it is caught rather than left to kill the process.
+            Output.raw("\u{1B}[2J\u{1B}[?25l")
+            signal(SIGINT) { _ in
+                let show = "\u{1B}[?25h\n"
+                _ = show.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
+                _exit(130)
+            }
         }
+        defer { if inTerminal { Output.raw("\u{1B}[?25h") } }
         let parameters = SubscribeParameters(events: [.deviceOrientationDidChange, .rotationLockDidChange, .angles], angleRate: 10)
         func draw() -> Bool {
-            Output.raw("\u{1B}[H" + view.frame().map { $0 + "\u{1B}[K\n" }.joined() + "\u{1B}[J")
+            if inTerminal {
+                Output.raw("\u{1B}[H" + view.frame().map { $0 + "\u{1B}[K\n" }.joined() + "\u{1B}[J")
+            } else {
+                Output.raw((drawn == 0 ? "" : "\n") + view.frame().map { $0 + "\n" }.joined())
+            }
             drawn += 1
             return frames.map { drawn < $0 } ?? true
         }

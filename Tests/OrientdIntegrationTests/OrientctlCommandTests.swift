@@ -125,10 +125,13 @@ extension IntegrationTests {
             #expect(summary == "recorded \(samples.count) samples to \(trace)\n", "\(summary)")
         }
 
+        /// In a terminal (util-linux's `script` gives it one) watch redraws in place; into a pipe
+        /// it writes plain drawings one after the other, with no terminal codes.
         @Test func watchDrawsTheDeviceInPlace() throws {
             let sensor = try EmulatedAccelerometer.standard(.landscapeLeft)
             let daemon = try Daemon(sensor: sensor)
-            let watch = try run("orientctl", ["watch", "--frames", "3", "--socket", daemon.socketPath])
+            let command = "'\(Products.path("orientctl"))' watch --frames 3 --socket '\(daemon.socketPath)'"
+            let watch = try run(executable: "/usr/bin/script", ["--quiet", "--return", "--command", command, "/dev/null"])
             #expect(watch.status == 0, "\(watch.standardError)")
             let output = watch.standardOutput
             #expect(output.hasPrefix("\u{1B}[2J"), "clears the screen once")
@@ -137,6 +140,12 @@ extension IntegrationTests {
             #expect(output.contains("landscapeLeft"))
             #expect(output.contains("angle  90.0°"))
             #expect(output.contains("rotation lock off"))
+
+            let piped = try run("orientctl", ["watch", "--frames", "3", "--socket", daemon.socketPath])
+            #expect(piped.status == 0, "\(piped.standardError)")
+            #expect(!piped.standardOutput.contains("\u{1B}"), "terminal codes in a pipe: \(piped.standardOutput)")
+            #expect(piped.standardOutput.components(separatedBy: "rotation lock off").count == 4, "\(piped.standardOutput)")
+            #expect(piped.standardOutput.contains("\n\n"), "drawings separated by an empty line")
         }
 
         @Test("--help explains every command", arguments: ["status", "lock", "unlock", "angles", "record", "watch"])
