@@ -44,7 +44,9 @@ struct Daemon {
         } catch {
             let logger = DaemonLog.bootstrap(level: .info)
             for problem in error.problems { logger.error("\(problem)") }
-            logger.error("refusing to start with a configuration that has problems; fix the lines above (check with --print-config)")
+            logger.error(invocation.printConfig
+                ? "the configuration has problems; fix the lines above"
+                : "refusing to start with a configuration that has problems; fix the lines above (check with --print-config)")
             throw DaemonExit(status: Self.configurationExitCode)
         }
         if invocation.printConfig {

@@ -21,6 +21,10 @@ extension IntegrationTests {
             #expect(daemon.log.contains("orientd: error: \(config):5: settle-ms: expected milliseconds from 0 to 5000, got 'soon'"))
             #expect(daemon.log.contains("refusing to start"))
             #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+            // Checking the file, nothing was going to start: the last line says only what is wrong.
+            let checked = try run("orientd", ["--config", config, "--print-config"])
+            #expect(checked.status == 78 && checked.standardOutput.isEmpty)
+            #expect(checked.standardError.hasSuffix("orientd: error: the configuration has problems; fix the lines above\n"), "\(checked.standardError)")
         }
 
         @Test func aMissingExplicitConfigIsAnError() throws {
