@@ -50,9 +50,9 @@ public struct Classifier: Sendable {
     private var lockedOutUntil = -Double.infinity
     private var flatEndedLockoutUntil = -Double.infinity
     private var recentTilts: [(time: Double, tilt: Double)] = []
-    private var lastInPlaneAngle: (time: Double, angle: Double)?
-    /// The last sample's own in-plane angle, unfiltered, and its magnitude in units of 1 g.
-    private var lastRaw: (time: Double, angle: Double, magnitude: Double)?
+    /// The last usable sample: its filtered in-plane angle, its own (unfiltered) one, and its
+    /// magnitude in units of 1 g.
+    private var lastRead: (time: Double, angle: Double, rawAngle: Double, rawMagnitude: Double)?
     /// When the current run of full-rate reads began (after a still-rate read or a stall).
     private var runStart = -Double.infinity
     private var inPlaneTurnRate: Double = 0
@@ -228,12 +228,10 @@ public struct Classifier: Sendable {
     /// A device turned and put down (the emulator's jump, a pick-up) holds still at once and is
     /// decided at the next read, as before.
     private mutating func noteInPlaneAngle(filtered angle: Double, raw rawAngle: Double, rawMagnitude: Double, at time: Double) {
-        if let last = lastInPlaneAngle, time > last.time {
+        if let last = lastRead, time > last.time {
             inPlaneTurnRate = Geometry.angularDistance(angle, last.angle) / (time - last.time)
-        }
-        if let last = lastRaw, time > last.time {
-            let shaken = abs(rawMagnitude - last.magnitude) > settings.carriedMotion
-            let swept = Geometry.angularDistance(rawAngle, last.angle)
+            let shaken = abs(rawMagnitude - last.rawMagnitude) > settings.carriedMotion
+            let swept = Geometry.angularDistance(rawAngle, last.rawAngle)
             if time - last.time > Self.carriedGap {
                 runStart = time
                 if shaken || swept > Self.movedAcrossGapDegrees { inPlaneTurnRate = .infinity }
@@ -241,8 +239,7 @@ public struct Classifier: Sendable {
                 inPlaneTurnRate = shaken ? .infinity : max(inPlaneTurnRate, swept / (time - last.time))
             }
         }
-        lastInPlaneAngle = (time, angle)
-        lastRaw = (time, rawAngle, rawMagnitude)
+        lastRead = (time, angle, rawAngle, rawMagnitude)
     }
 
     /// The orientation the filtered vector points to, or nil when it says nothing reliable.
@@ -270,8 +267,7 @@ public struct Classifier: Sendable {
         waitsToLieFlat = false
         flatSince = nil
         recentTilts.removeAll()
-        lastInPlaneAngle = nil
-        lastRaw = nil
+        lastRead = nil
         runStart = -.infinity
         inPlaneTurnRate = 0
         lockedOutUntil = -.infinity
