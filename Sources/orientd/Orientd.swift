@@ -17,7 +17,8 @@ enum OrientdMain {
         NIOSingletons.blockingPoolThreadCountSuggestion = 1
         // Swift concurrency's jobs (the service group, signals) run on those loops rather than on
         // libdispatch's worker pool, whose monitor timer would wake a still daemon once a second
-        // (delayed jobs, Task.sleep, still go through libdispatch: only the stop's timeouts use them).
+        // (delayed jobs, Task.sleep, still go through libdispatch and start that timer: only the stop's
+        // timeouts use them; the start's deadline is an event loop's timer, BoundedStart.swift).
         // NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         // does this through dlsym, which finds nothing in the static release build; the shim sets
         // the same hook. It must happen before the first job is enqueued, hence here.
