@@ -160,9 +160,11 @@ func measureResourceUse(of daemon: any DaemonUnderTest, sensor: BenchSensor, sec
     func failure() -> BenchFailure { BenchFailure("\(daemon.name) has died") }
     let reads = try FileAccessCounter(directory: sensor.emulated.root + "/sys" + EmulatedAccelerometer.devicePath) { $0 == "in_accel_x_raw" }
     guard let cpuBefore = daemon.daemonProcess.cpuSeconds, let wakeUpsBefore = daemon.daemonProcess.wakeUps else { throw failure() }
+    let threadsBefore = daemon.daemonProcess.wakeUpsByThread
     _ = reads.take()
     sleep(seconds: seconds)
     let samples = reads.take()
+    reportWakeUpsByThread(of: daemon, since: threadsBefore, seconds: seconds)
     guard let cpuAfter = daemon.daemonProcess.cpuSeconds, let wakeUpsAfter = daemon.daemonProcess.wakeUps else { throw failure() }
     let spent = cpuAfter - cpuBefore
     return ResourceUse(cpuSecondsPerMinute: spent * 60 / seconds, percentOfOneCore: spent / seconds * 100,
@@ -171,4 +173,14 @@ func measureResourceUse(of daemon: any DaemonUnderTest, sensor: BenchSensor, sec
                        threads: daemon.daemonProcess.threadCount,
                        samplesPerSecond: Double(samples) / seconds,
                        wakeUpsPerSecond: Double(wakeUpsAfter - wakeUpsBefore) / seconds)
+}
+
+/// Prints on stderr where a daemon's wake-ups went in the window, thread by thread, busiest first.
+private func reportWakeUpsByThread(of daemon: any DaemonUnderTest, since before: [Int: (name: String, wakeUps: Int)],
+                                   seconds: Double) {
+    let perThread = daemon.daemonProcess.wakeUpsByThread.map { id, now in
+        (name: now.name, perSecond: Double(now.wakeUps - (before[id]?.wakeUps ?? 0)) / seconds)
+    }.sorted { $0.perSecond > $1.perSecond }
+    let listed = perThread.map { "\($0.name) \(String(format: "%.1f", $0.perSecond))" }.joined(separator: ", ")
+    FileHandle.standardError.write(Data("orientd-bench: \(daemon.name)'s wake-ups per second by thread: \(listed)\n".utf8))
 }

@@ -119,6 +119,23 @@ public final class ChildProcess: @unchecked Sendable {
         }.reduce(0) { $0 + Int($1) }
     }
 
+    /// Voluntary context switches of each thread alive, by thread id, with the thread's name
+    /// (/proc/PID/task/TID/comm): where the wake-ups go.
+    public var wakeUpsByThread: [Int: (name: String, wakeUps: Int)] {
+        let tasks = "/proc/\(pid)/task"
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+        var result: [Int: (name: String, wakeUps: Int)] = [:]
+        for thread in threads {
+            guard let id = Int(thread),
+                  let switches = Self.field("voluntary_ctxt_switches", in: (try? String(contentsOfFile: "\(tasks)/\(thread)/status", encoding: .utf8)) ?? "")
+            else { continue }
+            let name = (try? String(contentsOfFile: "\(tasks)/\(thread)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? thread
+            result[id] = (name, Int(switches))
+        }
+        return result
+    }
+
     /// A number field of /proc/PID/status (kB for the memory ones).
     public func status(_ name: String) -> Double? {
         Self.field(name, in: (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? "")
