@@ -14,7 +14,8 @@ enum CommandLineConventions {
 
         var message: String {
             let guessing = guess.map { "; did you mean '\($0)'?" } ?? ""
-            return "orientctl: unknown command '\(name)'\(guessing)\nCommands: \(commands.joined(separator: ", ")) (orientctl --help says what each does)"
+            // In the argument parser's words for its own usage errors ("Error: Unknown option …").
+            return "Error: Unknown command '\(name)'\(guessing)\nCommands: \(commands.joined(separator: ", ")) (orientctl --help says what each does)"
         }
     }
 
