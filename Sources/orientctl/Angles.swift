@@ -8,7 +8,9 @@ struct Angles: ParsableCommand {
         abstract: "Print the continuous angles (in-plane angle, tilt, pitch, roll) as they come.",
         discussion: """
             For rotating a view smoothly rather than in 90° steps. One line per sample, at most \
-            --rate a second (at most the sensor's rate). With --json, each line is an angles event.
+            --rate a second (at most the sensor's rate). With --json, each line is an angles event. \
+            Pitch means nothing with the device on its side (roll near ±90°, landscape): it jumps \
+            with the noise there; the angle and the tilt do not (docs/protocol.md, "angles").
             """)
 
     @OptionGroup var options: ConnectionOptions
