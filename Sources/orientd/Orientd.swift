@@ -78,7 +78,7 @@ struct Orientd: AsyncParsableCommand {
     var printConfig = false
 
     @Option(help: ArgumentHelp(
-        "Instead of a sensor, play a recorded trace (lines of 'time x y z', m/s² after the mount matrix) through the real pipeline, in real time.",
+        "Instead of a sensor, play a recorded trace (lines of 'time x y z', m/s² after the mount matrix) through the real pipeline, in real time. Clients reach it on the usual socket: while orientd runs, give the replay another (--socket /tmp/replay.sock).",
         valueName: "trace"))
     var replay: String?
 

@@ -91,7 +91,7 @@ extension IntegrationTests {
                 return now == settled
             }, "the daemon's threads never went quiet for a second")
             let before = try wakeUps(ofThreadsNamed: notTheSensors)
-            Thread.sleep(forTimeInterval: 1.5)  // the window in which none may wake (a 1 Hz timer would)
+            Thread.sleep(forTimeInterval: 1.1)  // the window in which none may wake (a 1 Hz timer would)
             #expect(try wakeUps(ofThreadsNamed: notTheSensors) == before, "a thread woke with nothing to do")
 
             // A D-Bus client claiming every sensor of a still device: 25 samples a second are
