@@ -85,9 +85,8 @@ struct ConnectionOptions: ParsableArguments {
         do {
             client = try OrientdClient(socketPath: socket)
         } catch let error where reconnecting && error.isNotRunning {
-            guard case .unreachable(let path, let reason) = error else { throw ClientFailure(error) }
-            Output.error("orientctl: orientd is not running at \(path) (\(reason)); waiting for it to start "
-                + "('systemctl start orientd' starts it; --socket or \(Wire.socketEnvironmentVariable) if it listens elsewhere; Ctrl-C to quit)")
+            // What `get` would say (where it looked, how to start orientd), then that it waits.
+            Output.error("orientctl: \(error)\norientctl: waiting for orientd to start (Ctrl-C to quit)")
             client = try waitForOrientd()
             Output.error("orientctl: orientd is up")
         } catch {
@@ -134,9 +133,7 @@ struct ConnectionOptions: ParsableArguments {
         while true {
             do {
                 return try OrientdClient(socketPath: socket)
-            } catch let error where error.isNotRunning {
-                usleep(250_000)
-            } catch .connectionLost {
+            } catch let error where error.isNotRunning || error.isConnectionLost {
                 usleep(250_000)
             } catch {
                 throw ClientFailure(error)
@@ -155,4 +152,10 @@ struct ConnectionOptions: ParsableArguments {
 
     /// A message as one line of JSON.
     static func json(_ message: JSONValue) -> String { String(decoding: Wire.line(message).dropLast(), as: UTF8.self) }
+}
+
+private extension OrientdClientError {
+    var isConnectionLost: Bool {
+        if case .connectionLost = self { true } else { false }
+    }
 }

@@ -55,7 +55,7 @@ extension IntegrationTests {
             let late = try ChildProcess(Products.path("orientctl"), ["monitor", "--socket", socket], standardError: lateErrors)
             defer { late.stop() }
             let lateStderr = { (try? String(contentsOfFile: lateErrors, encoding: .utf8)) ?? "" }
-            #expect(waitUntil(timeout: 10) { lateStderr().contains("orientd is not running at \(socket)") && lateStderr().contains("waiting for it to start") }, "\(lateStderr())")
+            #expect(waitUntil(timeout: 10) { lateStderr().contains("cannot reach orientd at \(socket)") && lateStderr().contains("waiting for orientd to start") }, "\(lateStderr())")
             let failing = try run("orientctl", ["monitor", "--no-reconnect", "--socket", socket])
             #expect(failing.status != 0 && failing.standardError.contains("Is the daemon running?"), "\(failing.standardError)")
 

@@ -57,7 +57,7 @@ extension IntegrationTests {
             let monitor = try ChildProcess(Products.path("orientctl"), ["monitor", "--socket", missing], standardError: errors)
             defer { monitor.stop() }
             let said = { (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "" }
-            #expect(waitUntil(timeout: 10) { said().contains("waiting for it to start") }, "\(said())")
+            #expect(waitUntil(timeout: 10) { said().contains("waiting for orientd to start") }, "\(said())")
             #expect(said().contains(missing) && said().contains("systemctl start orientd"), "\(said())")
             #expect(monitor.isRunning && monitor.output.isEmpty)
         }
