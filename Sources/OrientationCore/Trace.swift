@@ -1,6 +1,6 @@
 /// orientd's trace format: plain text, one sample per line, `TIME X Y Z`, with time in seconds
 /// and the acceleration in m/s² after calibration and mount matrix. Lines starting with `#` and
-/// blank lines are ignored. `orientd --replay` plays traces; the scenario corpus is made of them.
+/// blank lines are ignored; lines may end in LF or CRLF. `orientd --replay` plays traces; the scenario corpus is made of them.
 public enum Trace {
     public static let header = "# orientd trace v1: time_s x y z (m/s², after the mount matrix)"
 
@@ -19,7 +19,8 @@ public enum Trace {
     /// Parses a trace; a malformed line is an error naming its line number.
     public static func parse(_ text: String) throws(TraceError) -> [AccelerometerSample] {
         var samples: [AccelerometerSample] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Any line ending: "\r\n" (a trace saved on Windows) is one Character, never equal to "\n".
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let content = line.trimmingBlanks()
             if content.isEmpty || content.hasPrefix("#") { continue }
             let fields = content.split(whereSeparator: { $0 == " " || $0 == "\t" })

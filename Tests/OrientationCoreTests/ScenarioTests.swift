@@ -32,6 +32,17 @@ import Testing
         #expect(replayed.replay().isExact)
     }
 
+    /// A trace saved with Windows line endings reads as the same samples, and its errors still
+    /// name the right line.
+    @Test func crlfLineEndingsAreLinesToo() throws {
+        let scenario = try #require(Corpus.named("slow-turn"))
+        let text = Trace.format(scenario.samples)
+        #expect(try Trace.parse(text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n")) == Trace.parse(text))
+        #expect(throws: TraceError(line: 3, text: "0.1 1 2", reason: "expected 4 numbers: time x y z")) {
+            try Trace.parse("# header\r\n0 0 -9.8 0\r\n0.1 1 2\r\n")
+        }
+    }
+
     @Test func malformedTraceLinesAreNamed() {
         #expect(throws: TraceError(line: 3, text: "0.1 1 2", reason: "expected 4 numbers: time x y z")) {
             try Trace.parse("# header\n0 0 -9.8 0\n0.1 1 2\n")
