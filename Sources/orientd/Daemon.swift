@@ -194,7 +194,8 @@ struct Daemon {
             await server.close()
             throw DaemonFailure("\(error)")
         }
-        logger.info("serving the orientation on \(server.socketPath) (\(origin))")
+        // A fast replay has played by now, too fast for any client: its log is what it serves.
+        if replayEnd == nil { logger.info("serving the orientation on \(server.socketPath) (\(origin))") }
         if server.socketPath != settings.socketPath {
             logger.notice("serving the socket systemd passed, not \(settings.socketPath) (the socket setting); move it with 'systemctl edit orientd.socket'")
         }

@@ -82,7 +82,7 @@ struct Orientd: AsyncParsableCommand {
         valueName: "trace"))
     var replay: String?
 
-    @Flag(help: "With --replay: play the trace as fast as possible instead of in real time, and stop at its end.")
+    @Flag(help: "With --replay: play the trace as fast as possible instead of in real time, log each change, and stop at its end (for scripts that read the log; too fast for a client to follow).")
     var fast = false
 
     @OptionGroup(title: "Daemon (also config-file keys, under [Daemon])")
