@@ -87,7 +87,7 @@ extension SettingKey {
         number("rate", \.rate, unit: "polls per second", range: 1...1000,
                "Polls of the accelerometer per second."),
         number("still-rate", \.sampling.stillRate, unit: "polls per second", range: 1...1000,
-               "Polls per second while the device is still (nothing moved for still-after-ms): the first sample that moves brings back the full rate. 3 costs about three times iio-sensor-proxy's CPU (still, 0.05 s a minute; scripts/bench) and still sees a sudden jump within 333 ms. A value at or above rate polls at rate all the time."),
+               "Polls per second while the device is still (nothing moved for still-after-ms): the first sample that moves brings back the full rate. 3 costs two to five times iio-sensor-proxy's CPU (still, about 0.05 s a minute; scripts/bench) and still sees a sudden jump within 333 ms. A value at or above rate polls at rate all the time."),
         number("motion-threshold", \.sampling.motionThreshold, unit: "m/s²", range: 0.01...20,
                "How far a sample must be from the still device's averaged vector to count as motion. 1 is 6° of gravity and five times the noise of a noisy accelerometer (0.2 m/s²)."),
         number("still-after-ms", \.sampling.stillAfterMs, unit: "milliseconds", range: 0...60000,

@@ -140,8 +140,10 @@ public struct SensorStatus: Codable, Equatable, Sendable {
     /// Three rows of three numbers.
     public var mountMatrix: [[Double]]
     public var mountMatrixSource: String
-    /// Polls per second while reading.
+    /// Polls per second while reading (while the device moves, when `stillRate` is set).
     public var rate: Double
+    /// Polls per second while the device is still; nil when it is read at `rate` all the time.
+    public var stillRate: Double?
     /// Whether the sensor is being read now (only while a client needs it).
     public var reading: Bool
     /// Whether the sensor is there; when not, the other members describe the last one seen (or
@@ -159,8 +161,8 @@ public struct SensorStatus: Codable, Equatable, Sendable {
     public var scaleProblem: String?
 
     public init(id: String? = nil, uri: String, device: String, location: SensorLocation, mountMatrix: MountMatrix,
-                mountMatrixSource: String, rate: Double, reading: Bool, available: Bool = true, problem: String? = nil,
-                hwdbMatch: String? = nil, syspath: String? = nil) {
+                mountMatrixSource: String, rate: Double, stillRate: Double? = nil, reading: Bool, available: Bool = true,
+                problem: String? = nil, hwdbMatch: String? = nil, syspath: String? = nil) {
         self.id = id
         self.hwdbMatch = hwdbMatch
         self.syspath = syspath
@@ -172,6 +174,7 @@ public struct SensorStatus: Codable, Equatable, Sendable {
         self.mountMatrix = mountMatrix.rows.map { [$0.x, $0.y, $0.z] }
         self.mountMatrixSource = mountMatrixSource
         self.rate = rate
+        self.stillRate = stillRate
         self.reading = reading
     }
 

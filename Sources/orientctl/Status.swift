@@ -45,7 +45,10 @@ struct Status: ParsableCommand {
         var lines = ["sensor:        " + describe(sensor)]
         guard sensor.available else { return lines }
         let rate = "\(number(sensor.rate)) times a second"
-        lines.append("reading:       " + (sensor.reading ? "yes, \(rate)" : "no (no client needs it); \(rate) while one does"))
+        let whileStill = sensor.stillRate.map { "\(number($0)) while the device is still" }
+        lines.append("reading:       " + (sensor.reading
+            ? "yes, \(rate)" + (sensor.stillRate.map { " while the device moves, \(number($0)) while it is still" } ?? "")
+            : "no (no client needs it); \(rate) while one does" + (whileStill.map { " (\($0))" } ?? "")))
         let matrix = sensor.mountMatrix.map { $0.map(number).joined(separator: ", ") }.joined(separator: "; ")
         lines.append("mount matrix:  \(matrix)" + (sensor.mountMatrixSource.isEmpty ? "" : " from \(sensor.mountMatrixSource)"))
         if let problem = sensor.scaleProblem { lines.append("scale:         \(problem)") }

@@ -158,7 +158,9 @@ struct Daemon {
         do {
             for (index, sensor) in sensors.enumerated() {
                 let (rate, replaying) = (settings.rate, invocation.replay != nil)
-                let pipeline = OrientationPipeline(hub: sensor.hub, settings: settings.classifier, rate: rate,
+                // A trace plays at its own pace; a sensor is read more slowly while it is still.
+                let stillRate = !replaying && settings.sampling.stillRate < rate ? settings.sampling.stillRate : nil
+                let pipeline = OrientationPipeline(hub: sensor.hub, settings: settings.classifier, rate: rate, stillRate: stillRate,
                                                    staleAfter: { Self.staleAfter($0, rate: rate, replaying: replaying) }, logger: logger)
                 pipelines.append(pipeline)
                 let feed = try makeFeed(uri: sensor.uri, rate: settings.rate, pace: settings.sampling, configured: configuredDevices, demand: sensor.demand,

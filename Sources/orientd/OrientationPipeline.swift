@@ -19,18 +19,21 @@ final class OrientationPipeline: Sendable {
     private let newSettings = Mutex<ClassifierSettings?>(nil)
     private let hub: OrientationHub
     private let logger: Logger
-    /// Polls per second, for the sensor's status.
+    /// Polls per second while the device moves, and while it is still (nil: `rate` always), for
+    /// the sensor's status.
     private let rate: Double
+    private let stillRate: Double?
     /// Whether the samples carry a trace's own times (`--replay`): changes are logged with them.
     private let replaying = Mutex(false)
     /// How old a reading may be for the hub to answer with it, for given classifier settings.
     private let staleAfter: @Sendable (ClassifierSettings) -> Double
 
-    init(hub: OrientationHub, settings: ClassifierSettings = ClassifierSettings(), rate: Double,
+    init(hub: OrientationHub, settings: ClassifierSettings = ClassifierSettings(), rate: Double, stillRate: Double? = nil,
          staleAfter: @escaping @Sendable (ClassifierSettings) -> Double, logger: Logger) {
         state = ThreadConfined(ReadingPipeline(settings: settings))
         self.hub = hub
         self.rate = rate
+        self.stillRate = stillRate
         self.staleAfter = staleAfter
         self.logger = logger
         hub.setStaleAfter(staleAfter(settings))
@@ -104,7 +107,7 @@ final class OrientationPipeline: Sendable {
 
     private func status(of info: SensorInfo) -> SensorStatus {
         SensorStatus(id: info.id, uri: info.uri, device: info.device, location: info.location, mountMatrix: info.mountMatrix,
-                     mountMatrixSource: info.mountMatrixSource, rate: rate, reading: true,
+                     mountMatrixSource: info.mountMatrixSource, rate: rate, stillRate: stillRate, reading: true,
                      hwdbMatch: info.hwdbMatch, syspath: info.syspath)
     }
 

@@ -13,12 +13,17 @@ extension IntegrationTests {
             let status = try run("orientctl", ["status", "--socket", daemon.socketPath])
             #expect(status.status == 0, "\(status.standardError)")
             for line in ["orientation:   landscapeLeft", "rotation lock: off", "sensor:        iio:device0 (accel_3d) in the display, id local:/accel_3d, at local:",
-                         "reading:       no (no client needs it); 25 times a second while one does", "mount matrix:  0, 1, 0; -1, 0, 0; 0, 0, 1 from udev property ACCEL_MOUNT_MATRIX",
+                         "reading:       no (no client needs it); 25 times a second while one does (3 while the device is still)", "mount matrix:  0, 1, 0; -1, 0, 0; 0, 0, 1 from udev property ACCEL_MOUNT_MATRIX",
                          "light:         none", "proximity:     none"] {
                 #expect(status.standardOutput.contains(line), "missing '\(line)' in:\n\(status.standardOutput)")
             }
             let json = try run("orientctl", ["status", "--json", "--socket", daemon.socketPath])
             #expect(json.standardOutput.hasPrefix(#"{"clients":1,"#))
+            // A subscriber keeps it read: at which pace, moving and still.
+            let subscriber = try daemon.client()
+            _ = try subscriber.subscribe()
+            let reading = try run("orientctl", ["status", "--socket", daemon.socketPath]).standardOutput
+            #expect(reading.contains("reading:       yes, 25 times a second while the device moves, 3 while it is still"), "\(reading)")
         }
 
         /// Following the ambient sensors of a machine that has none says so at once.
