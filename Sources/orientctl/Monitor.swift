@@ -41,7 +41,7 @@ struct Monitor: ParsableCommand {
     @Flag(help: "Follow the ambient light level.")
     var light = false
 
-    @Flag(help: "Follow the orientation too (the default without --tilt, --proximity or --light).")
+    @Flag(help: "Follow the orientation too (the default without --proximity or --light).")
     var orientation = false
 
     @Flag(help: "Exit when orientd stops (status 0) or drops the connection (status 1), and fail when it is not running, instead of waiting for it.")
@@ -49,7 +49,7 @@ struct Monitor: ParsableCommand {
 
     /// What to subscribe to: the orientation unless only ambient sensors were asked for.
     var events: [EventKind] {
-        (orientation || !(proximity || light || tilt) ? [.deviceOrientationDidChange] : [])
+        (orientation || !(proximity || light) ? [.deviceOrientationDidChange] : [])
             + (tilt ? [.deviceTiltDidChange] : [])
             + (proximity ? [.proximityStateDidChange] : []) + (light ? [.ambientLightDidChange] : [])
     }

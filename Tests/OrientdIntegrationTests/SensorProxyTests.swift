@@ -406,8 +406,9 @@ extension IntegrationTests {
             let monitor = try ChildProcess(Products.path("orientctl"), ["monitor", "--tilt", "--socket", daemon.socketPath])
             defer { monitor.stop() }
             #expect(waitUntil(timeout: 10) { bench.property("AccelerometerTilt") == #"s "vertical""# }, "\(daemon.log)")
-            try #require(monitor.waitForLines(1, timeout: 10), "\(daemon.log)")
-            #expect(monitor.output.first?.text == "tilt vertical")
+            // The orientation and the tilt, as the help and the README say ("--tilt: too").
+            try #require(monitor.waitForLines(2, timeout: 10), "\(daemon.log)")
+            #expect(monitor.output.prefix(2).map(\.text) == ["portrait", "tilt vertical"])
             for (degrees, name, step) in [(-45.0, "tilted-down", "tiltedDown"), (60, "tilted-up", "tiltedUp"), (75, "face-up", "faceUp"),
                                           (10, "vertical", "vertical"), (-75, "face-down", "faceDown")] {
                 sensor.lean(portraitBy: degrees)
