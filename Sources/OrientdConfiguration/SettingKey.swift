@@ -215,10 +215,11 @@ extension SettingKey {
         SettingKey(
             name: name, section: .daemon, summary: summary, accepts: "true or false",
             store: { text, settings in
-                switch text {
-                case "true": settings[keyPath: keyPath] = true
-                case "false": settings[keyPath: keyPath] = false
-                default: return "expected true or false, got '\(text)'"
+                // The words systemd's unit files take for a switch (parse_boolean), in any case.
+                switch text.lowercased() {
+                case "true", "yes", "y", "on", "t", "1": settings[keyPath: keyPath] = true
+                case "false", "no", "n", "off", "f", "0": settings[keyPath: keyPath] = false
+                default: return "expected true or false (or yes/no, on/off, 1/0, as systemd takes them), got '\(text)'"
                 }
                 return nil
             },

@@ -230,9 +230,20 @@ func problems(_ text: String) -> [String] {
         #expect(problems("[Daemon]\nmax-clients=2.5\n") == ["orientd.conf:2: max-clients: expected a whole number from 1 to 1000000, got '2.5'"])
         #expect(problems("[Daemon]\nlog-level=loud\n").first?.hasPrefix("orientd.conf:2: log-level: expected one of trace, debug, info") == true)
         #expect(problems("[Daemon]\nsocket=orientd.sock\n") == ["orientd.conf:2: socket: expected an absolute path, got 'orientd.sock'"])
-        #expect(problems("[Daemon]\nsensor-proxy=yes\n") == ["orientd.conf:2: sensor-proxy: expected true or false, got 'yes'"])
+        #expect(problems("[Daemon]\nsensor-proxy=maybe\n")
+                == ["orientd.conf:2: sensor-proxy: expected true or false (or yes/no, on/off, 1/0, as systemd takes them), got 'maybe'"])
         // Quotes are not INI syntax: a quoted value is taken as written, and refused.
         #expect(problems("[Daemon]\nuri=\"local:\"\n") == ["orientd.conf:2: uri: expected 'local:' or 'ip:HOST[:PORT]', got '\"local:\"'"])
+    }
+
+    /// A switch takes the words systemd's unit files take, as a systemd user writes them.
+    @Test func switchesTakeSystemdsWords() throws {
+        for word in ["true", "yes", "Yes", "on", "1", "y", "t", "TRUE"] {
+            #expect(try read("[Daemon]\nsensor-proxy=\(word)\n").sensorProxy == true, "\(word)")
+        }
+        for word in ["false", "no", "off", "0", "n", "f", "No"] {
+            #expect(try read("[Daemon]\nsensor-proxy-polkit=\(word)\n").sensorProxyPolkit == false, "\(word)")  // true by default
+        }
     }
 
     @Test func numbersAreDecimalsOnly() throws {
