@@ -29,6 +29,7 @@ struct Record: ParsableCommand {
 
     func run() throws {
         let output: FileHandle
+        let replacing = file != "-" && FileManager.default.fileExists(atPath: file)
         if file == "-" {
             output = .standardOutput
         } else {
@@ -46,7 +47,12 @@ struct Record: ParsableCommand {
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         interrupt.setEventHandler { tally.reportAndExit() }
         interrupt.resume()
-        try options.follow(SubscribeParameters(events: [.angles]), start: { _, _ in }, event: { event, _ in
+        // Said on standard error once orientd has agreed, so that a trace on standard output stays clean.
+        let target = file == "-" ? "standard output" : file + (replacing ? " (replacing what it held)" : "")
+        let until = duration.map { "for \(formatDecimal($0)) s (Ctrl-C stops it sooner)" } ?? "until Ctrl-C"
+        try options.follow(SubscribeParameters(events: [.angles]), start: { _, _ in
+            Output.error("orientctl: recording to \(target) \(until)")
+        }, event: { event, _ in
             guard case .angles(let angles) = event, angles.acceleration.count == 3 else { return true }
             let (timestamp, values) = (angles.timestamp, angles.acceleration)
             let start = first ?? timestamp

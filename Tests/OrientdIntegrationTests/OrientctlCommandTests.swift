@@ -127,7 +127,11 @@ extension IntegrationTests {
             #expect(waitUntil(timeout: 5) { !recorder.isRunning })
             let samples = try Trace.parse(String(contentsOfFile: trace, encoding: .utf8))
             let summary = try String(contentsOfFile: log, encoding: .utf8)
-            #expect(summary == "recorded \(samples.count) samples to \(trace)\n", "\(summary)")
+            #expect(summary == "orientctl: recording to \(trace) until Ctrl-C\nrecorded \(samples.count) samples to \(trace)\n", "\(summary)")
+
+            // Recording again over it says so.
+            let again = try run("orientctl", ["record", trace, "--duration", "0.2", "--socket", daemon.socketPath])
+            #expect(again.standardError.hasPrefix("orientctl: recording to \(trace) (replacing what it held) for 0.2 s"), "\(again.standardError)")
         }
 
         /// In a terminal (util-linux's `script` gives it one) watch redraws in place; into a pipe
