@@ -171,8 +171,11 @@ public enum OrientdClientError: Error, CustomStringConvertible {
         switch self {
         case .unreachable(let path, let reason) where isNotRunning:
             "cannot reach orientd at \(path): \(reason). Is the daemon running? Start it with "
-                + "'systemctl start orientd' or 'orientd --socket \(path)'; use --socket or "
+                + "'systemctl start orientd'\(Self.startingItAt(path)); use --socket or "
                 + "\(Wire.socketEnvironmentVariable) if it listens elsewhere."
+        case .unreachable(let path, let reason) where reason == UnixStreamSocket.notASocket:
+            "cannot reach orientd at \(path): \(reason). orientd does not replace it: remove it, or use "
+                + "--socket or \(Wire.socketEnvironmentVariable) for orientd's socket."
         case .unreachable(let path, let reason):
             "cannot reach orientd at \(path): \(reason). Check that you may open the socket and "
                 + "the directories above it ('ls -ld \(path)'); use --socket or "
@@ -181,5 +184,20 @@ public enum OrientdClientError: Error, CustomStringConvertible {
         case .serverError(let code, let message): "orientd answered \(code.rawValue): \(message)"
         case .protocolViolation(let what): "orientd sent something unexpected: \(what)"
         }
+    }
+
+    /// " or 'orientd --socket PATH'", with the path made absolute as orientd wants it; nothing
+    /// when its directory does not exist (orientd would refuse to make a socket there).
+    private static func startingItAt(_ path: String) -> String {
+        var absolute = path
+        if !path.hasPrefix("/") {
+            var directory = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            guard getcwd(&directory, directory.count) != nil else { return "" }
+            absolute = String(cString: directory) + "/" + path
+        }
+        let parent = absolute.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        var status = stat()
+        guard stat(parent.isEmpty ? "/" : parent, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return "" }
+        return " or 'orientd --socket \(absolute)'"
     }
 }

@@ -9,6 +9,9 @@ package enum UnixStreamSocket {
         package let reason: String
     }
 
+    /// The reason given when a file of another kind is where the socket should be.
+    package static let notASocket = "it is not a socket but a file of another kind"
+
     /// A connected descriptor (close-on-exec). With `timeout`, reads, writes and the connection
     /// itself are bounded (a Unix socket's connect waits under SO_SNDTIMEO while the listener's
     /// backlog is full).
@@ -36,8 +39,13 @@ package enum UnixStreamSocket {
             }
         }
         guard connected == 0 else {
-            let failure = lastFailure()
+            var failure = lastFailure()
             close(descriptor)
+            // A file of another kind in the socket's place refuses too: say what it is instead.
+            var status = stat()
+            if failure.code == ECONNREFUSED, lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFSOCK {
+                failure = Failure(code: ENOTSOCK, reason: notASocket)
+            }
             throw failure
         }
         return descriptor

@@ -99,4 +99,26 @@ import OrientdClient
             #expect(error.description.contains("systemctl start orientd") == notRunning, "\(error)")
         }
     }
+
+    /// The hint to start orientd names a path orientd takes (absolute, in a directory that
+    /// exists); a file of another kind in the socket's place is named for what it is.
+    @Test func theHintFitsThePath() throws {
+        let directory = makeScratchDirectory()
+        func failure(_ path: String) -> String {
+            do {
+                _ = try OrientdClient(socketPath: path)
+                return "connected"
+            } catch {
+                return error.description
+            }
+        }
+        #expect(failure(directory + "/nobody.sock").contains("'orientd --socket \(directory)/nobody.sock'"))
+        #expect(failure(directory + "/missing/nobody.sock").contains("orientd --socket") == false)
+        let relative = "orientd-test-\(getpid())-nobody.sock"  // in the current directory, which exists
+        let here = FileManager.default.currentDirectoryPath
+        #expect(failure(relative).contains("'orientd --socket \(here)/\(relative)'"), "\(failure(relative))")
+        #expect(FileManager.default.createFile(atPath: directory + "/file.sock", contents: Data()))
+        let inTheWay = failure(directory + "/file.sock")
+        #expect(inTheWay.contains("it is not a socket but a file of another kind") && !inTheWay.contains("systemctl start"), "\(inTheWay)")
+    }
 }
