@@ -96,9 +96,13 @@ final class OrientationPipeline: Sendable {
             logger.warning("cannot use a sensor reading: \(error); holding \(holding) until readings are good again")
         case .scaleWrong(let atRest):
             let g = atRest / state.withValue { $0.settings.gravity }
-            let problem = "reads \(formatDecimal((atRest * 100).rounded() / 100)) m/s² (\(formatDecimal((g * 100).rounded() / 100)) g) at rest: its scale is wrong; "
-                + "orientation still works (orientd judges in the units it reads); report it to the kernel driver, or correct in_accel_scale with a udev rule"
-            logger.warning("the display accelerometer \(problem)")
+            let reads = "reads \(formatDecimal((atRest * 100).rounded() / 100)) m/s² (\(formatDecimal((g * 100).rounded() / 100)) g) at rest"
+            // A trace has no driver to blame: its numbers are in other units (g, or raw counts).
+            let isTrace = replaying.withLock { $0 }
+            let problem = isTrace
+                ? "\(reads): its samples are not in m/s² (in g, multiply them by 9.80665); orientation still works (orientd judges in the units it reads)"
+                : "\(reads): its scale is wrong; orientation still works (orientd judges in the units it reads); report it to the kernel driver, or correct in_accel_scale with a udev rule"
+            logger.warning("the \(isTrace ? "trace" : "display accelerometer") \(problem)")
             hub.sensorScaleWrong(problem)
         case .readingsRecovered(let failures, let after):
             logger.notice("sensor readings are good again after \(failures) failed reads over \(seconds(after))")

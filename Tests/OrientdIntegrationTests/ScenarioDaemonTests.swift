@@ -31,6 +31,19 @@ extension IntegrationTests {
             }
         }
 
+        /// A trace written in g (a phone app's usual unit) still turns, and the log says what is
+        /// wrong with the trace, not with a kernel driver it does not have.
+        @Test func aTraceInGIsToldToBeInMetresPerSecondSquared() throws {
+            let trace = makeScratchDirectory() + "/in-g.trace"
+            let samples = (0..<250).map { AccelerometerSample(time: Double($0) * 0.04, acceleration: $0 < 125 ? Vector3(0, -1, 0) : Vector3(-1, 0, 0)) }
+            try Trace.format(samples).write(toFile: trace, atomically: true, encoding: .utf8)
+            let daemon = try Daemon(sensor: nil, arguments: ["--replay", trace, "--fast"], waitForSocket: false)
+            #expect(waitUntil(timeout: 10) { !daemon.process.isRunning }, "\(daemon.log)")
+            #expect(daemon.log.contains("the trace reads 1 m/s² (0.1 g) at rest: its samples are not in m/s²"), "\(daemon.log)")
+            #expect(!daemon.log.contains("kernel driver"), "\(daemon.log)")
+            #expect(daemon.log.contains("orientation portrait → landscapeLeft"), "\(daemon.log)")
+        }
+
         @Test func aMalformedTraceIsRefusedNamingTheLine() throws {
             let trace = makeScratchDirectory() + "/bad.trace"
             try "0 0 -9.8 0\n0.02 0 -9.8\n".write(toFile: trace, atomically: true, encoding: .utf8)
