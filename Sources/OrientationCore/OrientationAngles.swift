@@ -8,7 +8,7 @@ public struct OrientationAngles: Equatable, Sendable {
     /// Screen towards the sky (+90) or the floor (-90); 0 upright.
     public var tilt: Double
     /// Rotation about the device's x axis (left-right): 0 upright, +90 lying face up with the top
-    /// edge away, 180 upside down. Undefined with the device on its side (roll near ±90°), where
+    /// edge away, ±180 upside down. Undefined with the device on its side (roll near ±90°), where
     /// y and z are both near 0: it jumps with the noise there (docs/protocol.md says so).
     public var pitch: Double
     /// Rotation about the device's y axis (bottom-top): positive when the right edge goes down.

@@ -45,8 +45,8 @@ struct Daemon {
             let logger = DaemonLog.bootstrap(level: .info)
             for problem in error.problems { logger.error("\(problem)") }
             logger.error(invocation.printConfig
-                ? "the configuration has problems; fix the lines above"
-                : "refusing to start with a configuration that has problems; fix the lines above (check with --print-config)")
+                ? "the configuration has problems; fix the problems above"
+                : "refusing to start with a configuration that has problems; fix the problems above (check with --print-config)")
             throw DaemonExit(status: Self.configurationExitCode)
         }
         if invocation.printConfig {

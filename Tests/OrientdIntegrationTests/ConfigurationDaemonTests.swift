@@ -24,7 +24,7 @@ extension IntegrationTests {
             // Checking the file, nothing was going to start: the last line says only what is wrong.
             let checked = try run("orientd", ["--config", config, "--print-config"])
             #expect(checked.status == 78 && checked.standardOutput.isEmpty)
-            #expect(checked.standardError.hasSuffix("orientd: error: the configuration has problems; fix the lines above\n"), "\(checked.standardError)")
+            #expect(checked.standardError.hasSuffix("orientd: error: the configuration has problems; fix the problems above\n"), "\(checked.standardError)")
         }
 
         @Test func aMissingExplicitConfigIsAnError() throws {
