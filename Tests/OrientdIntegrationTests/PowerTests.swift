@@ -91,11 +91,12 @@ extension IntegrationTests {
             let notTheSensors = { (name: String) in !name.hasPrefix("orientd-sensor") }
             // Start-up's own news (the ambient sensors' first readings, the bus name) may still be
             // on their way to the bus on a loaded machine: first a second with no wake-up.
-            var settled: [String: Int]? = nil  // no count yet: the first look only takes one
-            #expect(waitUntil(timeout: 20, every: 1) {
+            var (counted, quietSince) = ((try? wakeUps(ofThreadsNamed: notTheSensors)) ?? [:], Date())
+            #expect(waitUntil(timeout: 20, every: 0.1) {
                 let now = (try? wakeUps(ofThreadsNamed: notTheSensors)) ?? [:]
-                defer { settled = now }
-                return settled.map { woke(from: $0, to: now).isEmpty } ?? false
+                if !woke(from: counted, to: now).isEmpty { quietSince = Date() }
+                counted = now
+                return Date().timeIntervalSince(quietSince) >= 1
             }, "the daemon's threads never went quiet for a second")
             let before = try wakeUps(ofThreadsNamed: notTheSensors)
             Thread.sleep(forTimeInterval: 1.1)  // the window in which none may wake (a 1 Hz timer would)
