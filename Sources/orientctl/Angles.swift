@@ -16,7 +16,7 @@ struct Angles: ParsableCommand {
     @OptionGroup var options: ConnectionOptions
     @OptionGroup var output: JSONOption
 
-    @Option(help: "Samples per second. (default: the sensor's rate)")
+    @Option(parsing: .unconditional, help: "Samples per second. (default: the sensor's rate)")
     var rate: Double?
 
     @Option(help: ArgumentHelp("Stop after this many samples.", visibility: .hidden))

@@ -20,7 +20,7 @@ struct Record: ParsableCommand {
     @Argument(help: ArgumentHelp("The trace file to write ('-' for standard output).", valueName: "file"))
     var file: String
 
-    @Option(help: "Stop after this many seconds. (default: until interrupted)")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds. (default: until interrupted)")
     var duration: Double?
 
     func validate() throws {

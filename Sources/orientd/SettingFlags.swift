@@ -4,16 +4,18 @@ import OrientdProtocol
 
 /// The flags that mirror config-file keys, one per `SettingKey`, with the same name. Values stay
 /// text here and are checked by the key itself, so a flag and a file line are judged alike.
+/// A number's value is taken as given even when it starts with '-' (`--settle-ms -5` is refused
+/// as out of range, not as a missing value).
 struct DaemonFlags: ParsableArguments {
     @Option(help: help("uri")) var uri: [String] = []
     @Option(help: help("socket")) var socket: String?
-    @Option(help: help("rate")) var rate: String?
-    @Option(help: help("still-rate")) var stillRate: String?
-    @Option(help: help("motion-threshold")) var motionThreshold: String?
-    @Option(help: help("still-after-ms")) var stillAfterMs: String?
-    @Option(help: help("keep-reading-ms")) var keepReadingMs: String?
-    @Option(help: help("max-clients")) var maxClients: String?
-    @Option(help: help("max-clients-per-user")) var maxClientsPerUser: String?
+    @Option(parsing: .unconditional, help: help("rate")) var rate: String?
+    @Option(parsing: .unconditional, help: help("still-rate")) var stillRate: String?
+    @Option(parsing: .unconditional, help: help("motion-threshold")) var motionThreshold: String?
+    @Option(parsing: .unconditional, help: help("still-after-ms")) var stillAfterMs: String?
+    @Option(parsing: .unconditional, help: help("keep-reading-ms")) var keepReadingMs: String?
+    @Option(parsing: .unconditional, help: help("max-clients")) var maxClients: String?
+    @Option(parsing: .unconditional, help: help("max-clients-per-user")) var maxClientsPerUser: String?
     @Option(help: help("state-file")) var stateFile: String?
     @Option(help: help("lock-group")) var lockGroup: String?
     @Option(help: help("log-level")) var logLevel: String?
@@ -30,28 +32,28 @@ struct DaemonFlags: ParsableArguments {
 }
 
 struct ClassifierFlags: ParsableArguments {
-    @Option(help: help("filter-time-constant-ms")) var filterTimeConstantMs: String?
-    @Option(help: help("carried-filter-time-constant-ms")) var carriedFilterTimeConstantMs: String?
-    @Option(help: help("carried-motion")) var carriedMotion: String?
-    @Option(help: help("filter-reset-gap-ms")) var filterResetGapMs: String?
-    @Option(help: help("free-fall-magnitude")) var freeFallMagnitude: String?
-    @Option(help: help("gravity")) var gravity: String?
-    @Option(help: help("acceleration-tolerance")) var accelerationTolerance: String?
-    @Option(help: help("acceleration-lockout-ms")) var accelerationLockoutMs: String?
-    @Option(help: help("flat-tilt-degrees")) var flatTiltDegrees: String?
-    @Option(help: help("face-delay-ms")) var faceDelayMs: String?
-    @Option(help: help("flat-minimum-ms")) var flatMinimumMs: String?
-    @Option(help: help("flat-ended-lockout-ms")) var flatEndedLockoutMs: String?
-    @Option(help: help("swing-tilt-degrees")) var swingTiltDegrees: String?
-    @Option(help: help("swing-window-ms")) var swingWindowMs: String?
-    @Option(help: help("swing-lockout-ms")) var swingLockoutMs: String?
-    @Option(help: help("portrait-tilt-limit-degrees")) var portraitTiltLimitDegrees: String?
-    @Option(help: help("landscape-tilt-limit-degrees")) var landscapeTiltLimitDegrees: String?
-    @Option(help: help("upside-down-tilt-limit-degrees")) var upsideDownTiltLimitDegrees: String?
-    @Option(help: help("hysteresis-degrees")) var hysteresisDegrees: String?
-    @Option(help: help("settle-ms")) var settleMs: String?
-    @Option(help: help("turn-in-progress-degrees-per-second")) var turnInProgressDegreesPerSecond: String?
-    @Option(help: help("stale-after-ms")) var staleAfterMs: String?
+    @Option(parsing: .unconditional, help: help("filter-time-constant-ms")) var filterTimeConstantMs: String?
+    @Option(parsing: .unconditional, help: help("carried-filter-time-constant-ms")) var carriedFilterTimeConstantMs: String?
+    @Option(parsing: .unconditional, help: help("carried-motion")) var carriedMotion: String?
+    @Option(parsing: .unconditional, help: help("filter-reset-gap-ms")) var filterResetGapMs: String?
+    @Option(parsing: .unconditional, help: help("free-fall-magnitude")) var freeFallMagnitude: String?
+    @Option(parsing: .unconditional, help: help("gravity")) var gravity: String?
+    @Option(parsing: .unconditional, help: help("acceleration-tolerance")) var accelerationTolerance: String?
+    @Option(parsing: .unconditional, help: help("acceleration-lockout-ms")) var accelerationLockoutMs: String?
+    @Option(parsing: .unconditional, help: help("flat-tilt-degrees")) var flatTiltDegrees: String?
+    @Option(parsing: .unconditional, help: help("face-delay-ms")) var faceDelayMs: String?
+    @Option(parsing: .unconditional, help: help("flat-minimum-ms")) var flatMinimumMs: String?
+    @Option(parsing: .unconditional, help: help("flat-ended-lockout-ms")) var flatEndedLockoutMs: String?
+    @Option(parsing: .unconditional, help: help("swing-tilt-degrees")) var swingTiltDegrees: String?
+    @Option(parsing: .unconditional, help: help("swing-window-ms")) var swingWindowMs: String?
+    @Option(parsing: .unconditional, help: help("swing-lockout-ms")) var swingLockoutMs: String?
+    @Option(parsing: .unconditional, help: help("portrait-tilt-limit-degrees")) var portraitTiltLimitDegrees: String?
+    @Option(parsing: .unconditional, help: help("landscape-tilt-limit-degrees")) var landscapeTiltLimitDegrees: String?
+    @Option(parsing: .unconditional, help: help("upside-down-tilt-limit-degrees")) var upsideDownTiltLimitDegrees: String?
+    @Option(parsing: .unconditional, help: help("hysteresis-degrees")) var hysteresisDegrees: String?
+    @Option(parsing: .unconditional, help: help("settle-ms")) var settleMs: String?
+    @Option(parsing: .unconditional, help: help("turn-in-progress-degrees-per-second")) var turnInProgressDegreesPerSecond: String?
+    @Option(parsing: .unconditional, help: help("stale-after-ms")) var staleAfterMs: String?
 
     var given: [(key: String, value: String?)] {
         [

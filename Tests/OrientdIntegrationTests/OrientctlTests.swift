@@ -24,6 +24,19 @@ extension IntegrationTests {
             }
         }
 
+        /// A negative number is a value out of range, not a missing one (the argument parser takes
+        /// '-5' for an option unless told otherwise).
+        @Test("a negative number is refused as out of range", arguments: [
+            (["orientctl", "angles", "--rate", "-5"], "--rate must be above 0"),
+            (["orientctl", "record", "x.trace", "--duration", "-1"], "--duration must be above 0"),
+            (["orientd", "--settle-ms", "-5"], "--settle-ms: expected milliseconds from 0 to 5000, got '-5'"),
+        ])
+        func negativeNumbers(command: [String], refusal: String) throws {
+            let result = try run(command[0], Array(command.dropFirst()))
+            #expect(result.status != 0)
+            #expect(result.standardError.contains(refusal), "\(result.standardError)")
+        }
+
         @Test("a misspelt command gets a guess and a usage error", arguments: [["gte"], ["help", "gte"], ["--socket", "/x", "gte"]])
         func misspeltCommand(arguments: [String]) throws {
             let result = try run("orientctl", arguments)
