@@ -2,11 +2,13 @@ import Foundation
 import ProcessHarness
 import Testing
 
-extension IntegrationTests {
-    /// The installer and the Debian package, built from this tree as the README says. The package
-    /// is installed and purged in a scratch root with dpkg, never on this machine.
+/// The installer and the Debian package, built from this tree as the README says. The package
+/// is installed and purged in a scratch root with dpkg, never on this machine. Outside the
+/// serialized integration tests: it measures no time, and its long poles (dpkg-deb, lintian)
+/// run beside them rather than adding 20 s to the suite.
+enum PackagingChecks {
     @Suite(.serialized) struct PackagingTests {
-        static var root: String { SystemdTests.root }
+        static var root: String { IntegrationTests.SystemdTests.root }
 
         /// The README's packaging commands: the `./scripts/build-deb` line of its install block, run
         /// as written, and the package path its `apt install` line names.
