@@ -32,7 +32,8 @@ enum PackagingChecks {
             // (exit 25, no package) while dpkg-shlibdeps got relative paths from another directory.
             let readme = try Self.readmePackaging()
             #expect(readme.command == "./scripts/build-deb")
-            let build = try Self.shell(readme.command, in: Self.root)
+            // Under root's common umask 077 too, which once left a control directory dpkg-deb refused.
+            let build = try Self.shell("umask 077; " + readme.command, in: Self.root)
             try #require(build.status == 0, "'\(readme.command)' exited \(build.status):\n\(build.standardError)")
             let package = build.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(package == Self.root + "/" + readme.package, "the README's apt install line names \(readme.package)")
