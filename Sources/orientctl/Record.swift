@@ -28,17 +28,17 @@ struct Record: ParsableCommand {
     }
 
     func run() throws {
-        let output: FileHandle
         let replacing = file != "-" && FileManager.default.fileExists(atPath: file)
-        if file == "-" {
-            output = .standardOutput
-        } else {
+        // The file is opened (and emptied) only once orientd has agreed to send samples: a
+        // recording that cannot start leaves what the file held.
+        var output: FileHandle?
+        func open() throws -> FileHandle {
+            guard file != "-" else { return .standardOutput }
             guard FileManager.default.createFile(atPath: file, contents: nil), let handle = FileHandle(forWritingAtPath: file) else {
                 throw ClientFailure(message: "cannot write \(file): \(String(cString: strerror(errno)))")
             }
-            output = handle
+            return handle
         }
-        output.write(Data((Trace.header + "\n").utf8))
         var first: Double?
         let tally = RecordingTally(file: file)
         // Ctrl-C ends a recording as --duration does: every line is already written, and the
@@ -51,9 +51,12 @@ struct Record: ParsableCommand {
         let target = file == "-" ? "standard output" : file + (replacing ? " (replacing what it held)" : "")
         let until = duration.map { "for \(formatDecimal($0)) s (Ctrl-C stops it sooner)" } ?? "until Ctrl-C"
         try options.follow(SubscribeParameters(events: [.angles]), start: { _, _ in
+            let opened = try open()
+            opened.write(Data((Trace.header + "\n").utf8))
+            output = opened
             Output.error("orientctl: recording to \(target) \(until)")
         }, event: { event, _ in
-            guard case .angles(let angles) = event, angles.acceleration.count == 3 else { return true }
+            guard let output, case .angles(let angles) = event, angles.acceleration.count == 3 else { return true }
             let (timestamp, values) = (angles.timestamp, angles.acceleration)
             let start = first ?? timestamp
             first = start
@@ -63,7 +66,7 @@ struct Record: ParsableCommand {
             return duration.map { timestamp - start < $0 } ?? true
         })
         interrupt.cancel()
-        if file != "-" { try? output.close() }
+        if file != "-" { try? output?.close() }
         tally.report()
     }
 }

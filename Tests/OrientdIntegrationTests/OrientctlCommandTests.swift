@@ -13,7 +13,7 @@ extension IntegrationTests {
             let status = try run("orientctl", ["status", "--socket", daemon.socketPath])
             #expect(status.status == 0, "\(status.standardError)")
             for line in ["orientation:   landscapeLeft", "rotation lock: off", "sensor:        iio:device0 (accel_3d) in the display, id local:/accel_3d, at local:",
-                         "reading:       no (no client needs it); 25 times a second while one does (3 while the device is still)", "mount matrix:  0, 1, 0; -1, 0, 0; 0, 0, 1 from udev property ACCEL_MOUNT_MATRIX",
+                         "reading:       no (no client needs it); when one does, 25 times a second while the device moves (or a client follows its angles), 3 while it is still", "mount matrix:  0, 1, 0; -1, 0, 0; 0, 0, 1 from udev property ACCEL_MOUNT_MATRIX",
                          "light:         none", "proximity:     none"] {
                 #expect(status.standardOutput.contains(line), "missing '\(line)' in:\n\(status.standardOutput)")
             }
@@ -23,7 +23,7 @@ extension IntegrationTests {
             let subscriber = try daemon.client()
             _ = try subscriber.subscribe()
             let reading = try run("orientctl", ["status", "--socket", daemon.socketPath]).standardOutput
-            #expect(reading.contains("reading:       yes, 25 times a second while the device moves, 3 while it is still"), "\(reading)")
+            #expect(reading.contains("reading:       yes, 25 times a second while the device moves (or a client follows its angles), 3 while it is still"), "\(reading)")
         }
 
         /// Following the ambient sensors of a machine that has none says so at once.
@@ -132,6 +132,11 @@ extension IntegrationTests {
             // Recording again over it says so.
             let again = try run("orientctl", ["record", trace, "--duration", "0.2", "--socket", daemon.socketPath])
             #expect(again.standardError.hasPrefix("orientctl: recording to \(trace) (replacing what it held) for 0.2 s"), "\(again.standardError)")
+            // A recording that cannot start (no orientd there) leaves the file as it was.
+            let held = try String(contentsOfFile: trace, encoding: .utf8)
+            let unreachable = try run("orientctl", ["record", trace, "--socket", daemon.directory + "/nobody.sock"])
+            #expect(unreachable.status != 0)
+            #expect(try String(contentsOfFile: trace, encoding: .utf8) == held)
         }
 
         /// In a terminal (util-linux's `script` gives it one) watch redraws in place; into a pipe
