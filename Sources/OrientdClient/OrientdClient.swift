@@ -174,8 +174,8 @@ public enum OrientdClientError: Error, CustomStringConvertible {
                 + "'systemctl start orientd'\(Self.startingItAt(path)); use --socket or "
                 + "\(Wire.socketEnvironmentVariable) if it listens elsewhere."
         case .unreachable(let path, let reason) where reason == UnixStreamSocket.notASocket:
-            "cannot reach orientd at \(path): \(reason). orientd does not replace it: remove it, or use "
-                + "--socket or \(Wire.socketEnvironmentVariable) for orientd's socket."
+            "cannot reach orientd at \(path): \(reason). Check the path (--socket or "
+                + "\(Wire.socketEnvironmentVariable)); if orientd's socket belongs there, move the file away: orientd does not replace it."
         case .unreachable(let path, let reason):
             "cannot reach orientd at \(path): \(reason). Check that you may open the socket and "
                 + "the directories above it ('ls -ld \(path)'); use --socket or "

@@ -43,7 +43,8 @@ package enum UnixStreamSocket {
             close(descriptor)
             // A file of another kind in the socket's place refuses too: say what it is instead.
             var status = stat()
-            if failure.code == ECONNREFUSED, lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFSOCK {
+            // (stat, not lstat: connect follows a symbolic link, so a link to a stale socket is a socket.)
+            if failure.code == ECONNREFUSED, stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFSOCK {
                 failure = Failure(code: ENOTSOCK, reason: notASocket)
             }
             throw failure
