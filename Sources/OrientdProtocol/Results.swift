@@ -142,7 +142,8 @@ public struct SensorStatus: Codable, Equatable, Sendable {
     public var mountMatrixSource: String
     /// Polls per second while reading (while the device moves, when `stillRate` is set).
     public var rate: Double
-    /// Polls per second while the device is still; nil when it is read at `rate` all the time.
+    /// Polls per second while the device is still and no client follows its angles; nil when it
+    /// is read at `rate` all the time.
     public var stillRate: Double?
     /// Whether the sensor is being read now (only while a client needs it).
     public var reading: Bool

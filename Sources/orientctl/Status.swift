@@ -44,11 +44,10 @@ struct Status: ParsableCommand {
     private func sensorLines(_ sensor: SensorStatus) -> [String] {
         var lines = ["sensor:        " + describe(sensor)]
         guard sensor.available else { return lines }
-        let rate = "\(number(sensor.rate)) times a second"
-        let whileStill = sensor.stillRate.map { "\(number($0)) while the device is still" }
-        lines.append("reading:       " + (sensor.reading
-            ? "yes, \(rate)" + (sensor.stillRate.map { " while the device moves, \(number($0)) while it is still" } ?? "")
-            : "no (no client needs it); \(rate) while one does" + (whileStill.map { " (\($0))" } ?? "")))
+        // "25 times a second while the device moves (or a client follows its angles), 3 while it is still"
+        let pace = "\(number(sensor.rate)) times a second"
+            + (sensor.stillRate.map { " while the device moves (or a client follows its angles), \(number($0)) while it is still" } ?? "")
+        lines.append("reading:       " + (sensor.reading ? "yes, \(pace)" : "no (no client needs it); when one does, \(pace)"))
         let matrix = sensor.mountMatrix.map { $0.map(number).joined(separator: ", ") }.joined(separator: "; ")
         lines.append("mount matrix:  \(matrix)" + (sensor.mountMatrixSource.isEmpty ? "" : " from \(sensor.mountMatrixSource)"))
         if let problem = sensor.scaleProblem { lines.append("scale:         \(problem)") }
