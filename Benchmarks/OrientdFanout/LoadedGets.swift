@@ -115,10 +115,10 @@ struct LoadedGetsRun {
             } else if last >= 2, turns[last - 2].orientation == answer.orientation {
                 result.twoBehind += 1
                 result.staleRoundTrips.append(answer.time - answer.sent)
-                // What orientd had last decided when the request left: already past the answer,
-                // at one of the two turns after it? (A decision older than the answer is not.)
-                let past = [turns[last - 1].orientation, turns[last].orientation]
-                if let known = decided.last(where: { $0.time <= answer.sent }), past.contains(known.orientation) {
+                // What orientd had last decided when the request left: already past the answer, a
+                // decision of one of the two turns after it (made after the next turn began)?
+                if let known = decided.last(where: { $0.time <= answer.sent }), known.time >= turns[last - 1].begun,
+                   [turns[last - 1].orientation, turns[last].orientation].contains(known.orientation) {
                     result.staleAfterDecision += 1
                 }
             } else {

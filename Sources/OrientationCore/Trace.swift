@@ -19,8 +19,8 @@ public enum Trace {
     /// Parses a trace; a malformed line is an error naming its line number.
     public static func parse(_ text: String) throws(TraceError) -> [AccelerometerSample] {
         var samples: [AccelerometerSample] = []
-        // Any line ending: "\r\n" (a trace saved on Windows) is one Character, never equal to "\n".
-        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+        // LF or CRLF: "\r\n" (a trace saved on Windows) is one Character, never equal to "\n".
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             let content = line.trimmingBlanks()
             if content.isEmpty || content.hasPrefix("#") { continue }
             let fields = content.split(whereSeparator: { $0 == " " || $0 == "\t" })

@@ -213,7 +213,7 @@ extension SettingKey {
         _ name: String, _ keyPath: WritableKeyPath<DaemonSettings, Bool> & Sendable, _ summary: String
     ) -> SettingKey {
         SettingKey(
-            name: name, section: .daemon, summary: summary, accepts: "true or false",
+            name: name, section: .daemon, summary: summary, accepts: "true or false (or yes/no, on/off, 1/0)",
             store: { text, settings in
                 // The words systemd's unit files take for a switch (parse_boolean), in any case.
                 switch text.lowercased() {

@@ -61,7 +61,7 @@ final class ConfigurationReloader: Sendable {
             reloaded = try resolve()
         } catch {
             for problem in error.problems { logger.error("\(problem)") }
-            logger.error("not reloading the configuration: \(path) has problems (above); the settings in force are kept, fix the lines and send SIGHUP again (check with --print-config)")
+            logger.error("not reloading the configuration: \(path) has problems (above); the settings in force are kept; fix them and send SIGHUP again (check with --print-config)")
             return
         }
         inForce.withLock { running in

@@ -196,7 +196,8 @@ struct Daemon {
             await server.close()
             throw DaemonFailure("\(error)")
         }
-        // A fast replay has played by now, too fast for any client: its log is what it serves.
+        // A fast replay plays too fast for any client to follow (it has often ended by now): its
+        // log is what it serves.
         if replayEnd == nil { logger.info("serving the orientation on \(server.socketPath) (\(origin))") }
         if server.socketPath != settings.socketPath {
             logger.notice("serving the socket systemd passed, not \(settings.socketPath) (the socket setting); move it with 'systemctl edit orientd.socket'")
