@@ -64,46 +64,32 @@ extension IntegrationTests {
             if let bench {
                 #expect(waitUntil(timeout: 10) { bench.owner(of: "net.hadess.SensorProxy") == daemon.process.processIdentifier })
             }
-            let tasks = "/proc/\(daemon.process.processIdentifier)/task"
-            func name(of task: String) -> String {
-                (try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8)) ?? ""
+            let pid = daemon.process.processIdentifier
+            /// Wake-ups of the threads whose name `counts`, by thread id.
+            func wakeUps(ofThreadsNamed counts: (String) -> Bool) -> [Int: (name: String, wakeUps: Int)] {
+                ChildProcess.wakeUpsByThread(ofProcess: pid).filter { counts($0.value.name) }
             }
-            #expect(try FileManager.default.contentsOfDirectory(atPath: tasks).contains { name(of: $0).hasPrefix("orientd-events") },
-                    "no orientd-events thread:\n\(daemon.log)")
-            /// Wake-ups of the threads whose name `counts`, by thread ("name/id").
-            func wakeUps(ofThreadsNamed counts: (String) -> Bool) throws -> [String: Int] {
-                var result: [String: Int] = [:]
-                for task in try FileManager.default.contentsOfDirectory(atPath: tasks) {
-                    let threadName = name(of: task).trimmingCharacters(in: .whitespacesAndNewlines)
-                    guard counts(threadName) else { continue }
-                    // A thread that ended since the listing is skipped, as one that ended before it.
-                    guard let status = try? String(contentsOfFile: "\(tasks)/\(task)/status", encoding: .utf8),
-                          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") }),
-                          let count = Int(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "")
-                    else { continue }
-                    result["\(threadName)/\(task)"] = count
-                }
-                return result
-            }
-            /// The threads that woke between two counts. One that ended meanwhile (libdispatch lets
-            /// an idle worker go after 5 s) woke no more; one that began did.
-            func woke(from before: [String: Int], to now: [String: Int]) -> [String] {
-                now.filter { thread, count in count != before[thread, default: 0] }.map(\.key).sorted()
+            let eventThread = { (name: String) in name.hasPrefix("orientd-events") }
+            #expect(!wakeUps(ofThreadsNamed: eventThread).isEmpty, "no orientd-events thread:\n\(daemon.log)")
+            /// The threads ("name/id") that woke between two counts. One that ended meanwhile
+            /// (libdispatch lets an idle worker go after 5 s) woke no more; one that began did.
+            func woke(from before: [Int: (name: String, wakeUps: Int)], to now: [Int: (name: String, wakeUps: Int)]) -> [String] {
+                now.filter { id, thread in thread.wakeUps != before[id]?.wakeUps ?? 0 }.map { "\($0.value.name)/\($0.key)" }.sorted()
             }
             // The sensor's thread reads at its pace while the start-up's reading is kept.
             let notTheSensors = { (name: String) in !name.hasPrefix("orientd-sensor") }
             // Start-up's own news (the ambient sensors' first readings, the bus name) may still be
             // on their way to the bus on a loaded machine: first a second with no wake-up.
-            var (counted, quietSince) = ((try? wakeUps(ofThreadsNamed: notTheSensors)) ?? [:], Date())
+            var (counted, quietSince) = (wakeUps(ofThreadsNamed: notTheSensors), Date())
             #expect(waitUntil(timeout: 20, every: 0.1) {
-                let now = (try? wakeUps(ofThreadsNamed: notTheSensors)) ?? [:]
+                let now = wakeUps(ofThreadsNamed: notTheSensors)
                 if !woke(from: counted, to: now).isEmpty { quietSince = Date() }
                 counted = now
                 return Date().timeIntervalSince(quietSince) >= 1
             }, "the daemon's threads never went quiet for a second")
-            let before = try wakeUps(ofThreadsNamed: notTheSensors)
+            let before = wakeUps(ofThreadsNamed: notTheSensors)
             Thread.sleep(forTimeInterval: 1.1)  // the window in which none may wake (a 1 Hz timer would)
-            let woken = woke(from: before, to: try wakeUps(ofThreadsNamed: notTheSensors))
+            let woken = woke(from: before, to: wakeUps(ofThreadsNamed: notTheSensors))
             #expect(woken.isEmpty, "threads woke with nothing to do: \(woken)")
 
             // A D-Bus client claiming every sensor of a still device: 25 samples a second are
@@ -113,10 +99,9 @@ extension IntegrationTests {
             defer { monitor.stop() }
             // monitor-sensor prints its `=== Has …` lines once its claims have been answered.
             try #require(monitor.waitForLine(containing: "=== Has proximity sensor"), "\(monitor.outputText)\n\(daemon.log)")
-            let eventThread = { (name: String) in name.hasPrefix("orientd-events") }
-            let claimed = try wakeUps(ofThreadsNamed: eventThread).values.reduce(0, +)
+            let claimed = wakeUps(ofThreadsNamed: eventThread).values.reduce(0) { $0 + $1.wakeUps }
             Thread.sleep(forTimeInterval: 2)
-            #expect(try wakeUps(ofThreadsNamed: eventThread).values.reduce(0, +) - claimed < 4,
+            #expect(wakeUps(ofThreadsNamed: eventThread).values.reduce(0) { $0 + $1.wakeUps } - claimed < 4,
                     "the event thread woke for readings that changed nothing")
         }
 

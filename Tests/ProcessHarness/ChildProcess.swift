@@ -112,16 +112,17 @@ public final class ChildProcess: @unchecked Sendable {
     /// Voluntary context switches of every thread alive (each is a wake-up after a sleep or a
     /// wait), from /proc/PID/task/*/status.
     public var wakeUps: Int? {
-        let tasks = "/proc/\(pid)/task"
-        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: tasks), !threads.isEmpty else { return nil }
-        return threads.compactMap { thread in
-            Self.field("voluntary_ctxt_switches", in: (try? String(contentsOfFile: "\(tasks)/\(thread)/status", encoding: .utf8)) ?? "")
-        }.reduce(0) { $0 + Int($1) }
+        let threads = wakeUpsByThread
+        return threads.isEmpty ? nil : threads.values.reduce(0) { $0 + $1.wakeUps }
     }
 
     /// Voluntary context switches of each thread alive, by thread id, with the thread's name
     /// (/proc/PID/task/TID/comm): where the wake-ups go.
-    public var wakeUpsByThread: [Int: (name: String, wakeUps: Int)] {
+    public var wakeUpsByThread: [Int: (name: String, wakeUps: Int)] { Self.wakeUpsByThread(ofProcess: pid) }
+
+    /// `wakeUpsByThread` of any process. A thread that ends while it is read is left out, as
+    /// one that ended before.
+    public static func wakeUpsByThread(ofProcess pid: Int32) -> [Int: (name: String, wakeUps: Int)] {
         let tasks = "/proc/\(pid)/task"
         let threads = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
         var result: [Int: (name: String, wakeUps: Int)] = [:]
