@@ -28,7 +28,7 @@ public struct SamplingPace: Sendable {
     public struct Settings: Equatable, Sendable {
         /// Polls per second while the device is still. At or above the full rate, the sensor is
         /// read at the full rate all the time (adaptive sampling off). 3 keeps a still device's
-        /// CPU about three times iio-sensor-proxy's (it polls 1.4 times a second; scripts/bench),
+        /// CPU two to five times iio-sensor-proxy's (it polls 1.4 times a second; scripts/bench),
         /// and a sudden jump is still seen within 333 ms; a turn by hand is read at the full rate
         /// before it ends.
         public var stillRate: Double = 3
@@ -42,6 +42,10 @@ public struct SamplingPace: Sendable {
         public var stillAfterMs: Double = 1500
 
         public init() {}
+
+        /// The still rate when a still device is read more slowly than `rate`; nil when it is read
+        /// at `rate` all the time.
+        public func stillRate(below rate: Double) -> Double? { stillRate < rate ? stillRate : nil }
 
         public init(stillRate: Double, motionThreshold: Double, stillAfterMs: Double) {
             self.stillRate = stillRate

@@ -159,7 +159,7 @@ struct Daemon {
             for (index, sensor) in sensors.enumerated() {
                 let (rate, replaying) = (settings.rate, invocation.replay != nil)
                 // A trace plays at its own pace; a sensor is read more slowly while it is still.
-                let stillRate = !replaying && settings.sampling.stillRate < rate ? settings.sampling.stillRate : nil
+                let stillRate = replaying ? nil : settings.sampling.stillRate(below: rate)
                 let pipeline = OrientationPipeline(hub: sensor.hub, settings: settings.classifier, rate: rate, stillRate: stillRate,
                                                    staleAfter: { Self.staleAfter($0, rate: rate, replaying: replaying) }, logger: logger)
                 pipelines.append(pipeline)
@@ -256,7 +256,7 @@ extension Daemon {
         }
         return SensorPoller(rate: rate, pace: pace, demand: demand, heartbeat: heartbeat, logger: logger, open: {
             let sensors = try Accelerometers.openAll(uri: uri, configured: configured.current, logger: logger)
-            let still = pace.stillRate < rate ? ", \(formatDecimal(pace.stillRate)) while the device is still" : ""
+            let still = pace.stillRate(below: rate).map { ", \(formatDecimal($0)) while the device is still" } ?? ""
             for info in sensors.map(\.info) {
                 logger.info("reading \(info.device) at \(info.uri) (\(info.location), id \(info.id)) \(formatDecimal(rate)) times a second\(still); mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")
                 switch info.sysname.map({ MotionEvents.wakeUp(sysname: $0) }) {
