@@ -19,7 +19,10 @@ extension IntegrationTests {
             let daemon = try Daemon(sensor: sensor, arguments: ["--keep-reading-ms", "1000"])
             let client = try daemon.client()
             #expect(try client.subscribe() == .portrait, "\(daemon.log)")
-            #expect(sensor.value(of: "buffer/enable") == "1")
+            // The first reading may have come from a buffer released since (1 s with no client
+            // before the subscription, on a loaded machine): the subscription starts the capture
+            // again at the next poll, so wait for it rather than look once.
+            #expect(waitUntil(timeout: 5) { sensor.value(of: "buffer/enable") == "1" }, "no capture while subscribed: \(daemon.log)")
             #expect(sensor.value(of: "scan_elements/in_accel_x_en") == "1")
             #expect(sensor.value(of: "scan_elements/in_timestamp_en") == "1")
 
