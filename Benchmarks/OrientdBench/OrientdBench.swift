@@ -49,6 +49,13 @@ struct OrientdBench: ParsableCommand {
     @Option(help: ArgumentHelp("Play only this corpus scenario (repeatable; default: all; 'none' for none).", valueName: "name"))
     var scenario: [String] = []
 
+    @Option(help: ArgumentHelp("""
+        Measure nothing else: play this orientd trace (time_s x y z, m/s²) on the sensor in real \
+        time while both daemons read it, and print each orientation they report (repeatable; \
+        scripts/bench-recordings uses it for its real-time subset).
+        """, valueName: "trace"))
+    var playTrace: [String] = []
+
     @Option(help: ArgumentHelp("Where iio-sensor-proxy's package is unpacked (scripts/bench passes the copy scripts/setup unpacks into .build; nothing is installed).", valueName: "root"))
     var iioSensorProxy: String?
 
@@ -95,6 +102,12 @@ struct OrientdBench: ParsableCommand {
             print("How fast orientd reads one accelerometer, polling as fast as it may (--rate 1000; each sample is three attribute reads):\n")
             print(ReadRate.table(rates) + "\n")
             orientdOption += ["--uri", started.uri]
+        }
+
+        if !playTrace.isEmpty {
+            try playTraces(executable: executable, options: orientdOption, scratch: scratch, sensor: sensor, say: say)
+            try? FileManager.default.removeItem(atPath: scratch)
+            return
         }
 
         let started = OrientdUnderTest.startedAsSystemdStartsIt(options: orientdOption, socketPath: "", environment: [:]).arguments
@@ -157,6 +170,26 @@ struct OrientdBench: ParsableCommand {
                      scenarios: scenarios, use: use).markdown)
         withExtendedLifetime(bus) {}  // iio-sensor-proxy needs its bus until the very end
         try? FileManager.default.removeItem(atPath: scratch)
+    }
+
+    /// Both daemons on the sensor, each with its client, then the traces played in real time.
+    private func playTraces(executable: String, options: [String], scratch: String, sensor: BenchSensor,
+                            say: (String) -> Void) throws {
+        let playback = TracePlayback(paths: playTrace)
+        let traces = try playback.loadTraces()
+        let bus = measuresProxy ? try PrivateSystemBus(directory: scratch) : nil
+        var proxy: SensorProxyUnderTest?
+        if let bus, let package = proxyPackage {
+            let started = try SensorProxyUnderTest(package: package, bus: bus, sensorEnvironment: sensor.environment)
+            try started.startMonitoring()
+            proxy = started
+        }
+        let orientdUnderTest = try OrientdUnderTest(executable: executable, options: options, socketPath: scratch + "/orientd.sock",
+                                                    environment: sensor.environment, log: scratch + "/orientd.log")
+        defer { orientdUnderTest.stop() }
+        playback.play(traces, sensor: sensor, daemons: [orientdUnderTest] + (proxy.map { [$0] } ?? []), progress: say)
+        proxy?.stopMonitoring()
+        withExtendedLifetime(bus) {}
     }
 
     private func scratchDirectory() throws -> String {
