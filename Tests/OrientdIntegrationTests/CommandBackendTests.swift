@@ -106,10 +106,12 @@ extension IntegrationTests {
             let stubs = try StubTools()
             defer { stubs.remove() }
             let started = monotonicNow()
-            let hanging = try backend("niri", stubs, behavior: "hang", timeout: 0.5)
+            // Time enough for the stub (a shell script) to start its sleep and say so on a loaded
+            // machine: killed before, it would have nothing left behind to check.
+            let hanging = try backend("niri", stubs, behavior: "hang", timeout: 1.5)
             let hung = failure { () throws(BackendFailure) in _ = try hanging.outputNames() }
             #expect(monotonicNow() - started < 5)
-            #expect(hung?.description == "'niri msg outputs' did not finish within 0.5 s and was killed; is niri hung?")
+            #expect(hung?.description == "'niri msg outputs' did not finish within 1.5 s and was killed; is niri hung?")
             #expect(hung?.compositorGone == true)
             // The sleep it started went with it.
             let sleeper = try #require(try? String(contentsOfFile: stubs.directory + "/sleeper", encoding: .utf8))

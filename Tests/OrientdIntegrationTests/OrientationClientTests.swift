@@ -154,7 +154,11 @@ extension IntegrationTests {
             let daemon = try Daemon(sensor: sensor)
             let client = OrientationClient(socketPath: daemon.socketPath)
             let samples = await Self.first(1000, of: client.angles(rate: 10), timeout: 3.2)
-            #expect((28...34).contains(samples.count), "\(samples.count) samples in 3.2 s at 10 a second")
+            // The rate by the samples' own times, so that a slow start of the subscription on a
+            // loaded machine does not count as samples missing.
+            try #require(samples.count >= 15, "\(samples.count) samples in 3.2 s at 10 a second")
+            let rate = Double(samples.count - 1) / (samples.last!.timestamp - samples.first!.timestamp)
+            #expect((9...11).contains(rate), "\(samples.count) samples at \(rate) a second, not 10")
             for sample in samples {
                 #expect(abs(sample.inPlane - 90) < 1)
                 #expect(abs(sample.tilt) < 1)

@@ -17,8 +17,12 @@ extension IntegrationTests {
                          "light:         none", "proximity:     none"] {
                 #expect(status.standardOutput.contains(line), "missing '\(line)' in:\n\(status.standardOutput)")
             }
-            let json = try run("orientctl", ["status", "--json", "--socket", daemon.socketPath])
-            #expect(json.standardOutput.hasPrefix(#"{"clients":1,"#))
+            // orientd counts the last orientctl's connection until its event loop has seen it close.
+            var json = ""
+            #expect(waitUntil(timeout: 5, every: 0.1) {
+                json = (try? run("orientctl", ["status", "--json", "--socket", daemon.socketPath]).standardOutput) ?? ""
+                return json.hasPrefix(#"{"clients":1,"#)
+            }, "\(json)")
             // A subscriber keeps it read: at which pace, moving and still.
             let subscriber = try daemon.client()
             _ = try subscriber.subscribe()

@@ -61,12 +61,19 @@ extension IntegrationTests {
             let (iiod, port) = try startIiod(for: board)
             let remoteURI = "ip:127.0.0.1:\(port)"
             let daemon = try Daemon(sensor: local, arguments: ["--uri", "local:", "--uri", remoteURI])
-            let status = try daemon.client().call("status")
-            guard case .array(let devices)? = status["devices"] else {
-                stop(iiod)
-                throw TestFailure("status lists no devices: \(status)")
+            // The board's context opens after orientd serves (a network round trip or more).
+            let statusClient = try daemon.client()
+            var ids: [String?] = []
+            let listed = waitUntil(timeout: 10) {
+                guard case .array(let devices)? = (try? statusClient.call("status"))?["devices"] else { return false }
+                ids = devices.map { $0["id"]?.stringValue }
+                return ids == ["local:/accel_3d", "\(remoteURI)/accel_3d"]
             }
-            #expect(devices.map { $0["id"]?.stringValue } == ["local:/accel_3d", "\(remoteURI)/accel_3d"])
+            guard listed else {
+                stop(iiod)
+                Issue.record("status lists \(ids)")
+                return
+            }
 
             let main = try daemon.client()
             #expect(try main.subscribe() == .portrait)

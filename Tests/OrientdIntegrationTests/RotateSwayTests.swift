@@ -31,6 +31,8 @@ extension IntegrationTests {
             #expect(waitUntil(timeout: 10) { (try? daemon.currentOrientation()) == "faceUp" })
             sensor.turn(to: .portrait)
             #expect(waitUntil(timeout: 10) { sway.transform(of: "HEADLESS-1") == "normal" })
+            // orientctl prints a turn once sway has answered it: the line may follow the transform.
+            _ = rotate.waitForLines(5, timeout: 5)
             #expect(rotate.output.map(\.text) == [
                 "turned HEADLESS-1 to 0° clockwise (portrait)", "turned HEADLESS-1 to 90° clockwise (landscapeRight)",
                 "turned HEADLESS-1 to 180° clockwise (portraitUpsideDown)", "turned HEADLESS-1 to 270° clockwise (landscapeLeft)",
@@ -58,6 +60,7 @@ extension IntegrationTests {
             let unlocked = try run("orientctl", ["lock", "--toggle", "--socket", daemon.socketPath])
             #expect(unlocked.standardOutput == "rotation unlocked\n")
             #expect(waitUntil(timeout: 10) { sway.transform(of: "HEADLESS-1") == "normal" })
+            _ = rotate.waitForLines(2, timeout: 5)
             let turns = rotate.output
             #expect(turns.map(\.text) == ["turned HEADLESS-1 to 90° clockwise (landscapeRight)", "turned HEADLESS-1 to 0° clockwise (portrait)"])
             #expect(turns.count == 2 && turns[1].time > unlocking, "the screen turned only once unlocked")
@@ -124,6 +127,7 @@ extension IntegrationTests {
             #expect(waitUntil(timeout: 10) { sway.transform(of: "HEADLESS-1") == "90" }, "\(rotate.output.map(\.text))")
             sensor.pose(display: ConvertiblePose.laptop.display, base: ConvertiblePose.laptop.base)
             #expect(waitUntil(timeout: 10) { sway.transform(of: "HEADLESS-1") == "normal" }, "\(rotate.output.map(\.text))")
+            _ = rotate.waitForLines(3, timeout: 5)
             #expect(rotate.output.map(\.text) == ["turned HEADLESS-1 to 0° clockwise (portrait)",
                                                   "turned HEADLESS-1 to 90° clockwise (landscapeRight)",
                                                   "turned HEADLESS-1 to 0° clockwise (portrait)"])

@@ -165,9 +165,16 @@ extension IntegrationTests {
             let raw = sensor.root + "/sys" + EmulatedAccelerometer.devicePath + "/in_accel_x_raw"
             unlink(raw)
             #expect(mkfifo(raw, 0o644) == 0)
-            Thread.sleep(forTimeInterval: 0.5)
+            // Beats come every 0.5 s while readings flow: wait for 1.2 s without one (the poller
+            // has reached the FIFO, however slow the machine), then for none in 1 s more.
+            var (beats, lastBeat) = (notifications.count("WATCHDOG=1"), monotonicNow())
+            #expect(waitUntil(timeout: 10, every: 0.05) {
+                let count = notifications.count("WATCHDOG=1")
+                if count != beats { (beats, lastBeat) = (count, monotonicNow()) }
+                return monotonicNow() - lastBeat > 1.2
+            }, "the watchdog was fed on while the read hung")
             let beatsWhenHung = notifications.count("WATCHDOG=1")
-            Thread.sleep(forTimeInterval: 2)
+            Thread.sleep(forTimeInterval: 1)
             #expect(notifications.count("WATCHDOG=1") == beatsWhenHung, "the watchdog was fed while the read hung")
 
             // Answer the read: the loop runs, and the watchdog is fed again.
