@@ -170,8 +170,18 @@ extension IntegrationTests {
         /// of a sensor it does not have; beside a board that answers, the dead one is listed by
         /// its URI with its reason.
         @Test func statusTextSaysWhyThereIsNoSensor() throws {
+            // A context that cannot open says why once libiio has given up, which may be after
+            // orientd serves (its start waits 0.5 s for a sensor at most).
+            func status(of daemon: Daemon, once expected: String) throws -> String {
+                var text = ""
+                _ = waitUntil(timeout: 5, every: 0.1) {
+                    text = (try? run("orientctl", ["status", "--socket", daemon.socketPath]).standardOutput) ?? ""
+                    return text.contains(expected)
+                }
+                return text
+            }
             let alone = try Daemon(sensor: nil, arguments: ["--uri", "ip:127.0.0.1:1"])
-            let text = try run("orientctl", ["status", "--socket", alone.socketPath]).standardOutput
+            let text = try status(of: alone, once: "cannot open IIO context")
             #expect(text.contains("sensor:        none at ip:127.0.0.1:1 — cannot open IIO context 'ip:127.0.0.1:1'"), "\(text)")
             #expect(text.contains("orientd waits for one"), "\(text)")
             for absent in ["reading:", "mount matrix:", "at  (", "from \n", "0 times a second"] {
@@ -179,7 +189,7 @@ extension IntegrationTests {
             }
 
             let both = try Daemon(sensor: try EmulatedAccelerometer.standard(), arguments: ["--uri", "local:", "--uri", "ip:127.0.0.1:1"])
-            let listed = try run("orientctl", ["status", "--socket", both.socketPath]).standardOutput
+            let listed = try status(of: both, once: "cannot open IIO context")
             #expect(listed.contains("sensor:        iio:device0 (accel_3d) in the display, id local:/accel_3d, at local:"), "\(listed)")
             #expect(listed.contains("\n  none at ip:127.0.0.1:1 — cannot open IIO context 'ip:127.0.0.1:1'"), "\(listed)")
         }
