@@ -88,11 +88,15 @@ def hapt(raw, settle=4.0):
                 except ValueError:  # not three numbers
                     continue
                 samples.append((index / HAPT_RATE, -x, -y, z))
+        if not samples:
+            continue
+        last = samples[-1][0]
         postures, changes = [], []
-        for activity, start, end in sorted(labels.get((int(match.group(1)), int(match.group(2))), [])):
+        # In time order; a label reaching past the samples is cut at the last one.
+        for activity, start, end in sorted(labels.get((int(match.group(1)), int(match.group(2))), []), key=lambda label: label[1]):
+            end = min(end, last)
             if activity in HAPT_POSTURES and end - start > settle:
                 postures.append((start + settle, end, "waist, " + HAPT_POSTURES[activity]))
-            elif activity in HAPT_CHANGES:
+            elif activity in HAPT_CHANGES and end > start:
                 changes.append((start, end, HAPT_CHANGES[activity]))
-        if samples:
-            yield Recording(name[:-len(".txt")], samples, postures, changes)
+        yield Recording(name[:-len(".txt")], samples, postures, changes)

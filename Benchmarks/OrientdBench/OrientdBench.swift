@@ -172,24 +172,29 @@ struct OrientdBench: ParsableCommand {
         try? FileManager.default.removeItem(atPath: scratch)
     }
 
-    /// Both daemons on the sensor, each with its client, then the traces played in real time.
+    /// Each trace played in real time to both daemons, started afresh on its first sample.
     private func playTraces(executable: String, options: [String], scratch: String, sensor: BenchSensor,
                             say: (String) -> Void) throws {
         let playback = TracePlayback(paths: playTrace)
         let traces = try playback.loadTraces()
         let bus = measuresProxy ? try PrivateSystemBus(directory: scratch) : nil
-        var proxy: SensorProxyUnderTest?
-        if let bus, let package = proxyPackage {
-            let started = try SensorProxyUnderTest(package: package, bus: bus, sensorEnvironment: sensor.environment)
-            try started.startMonitoring()
-            proxy = started
+        defer { withExtendedLifetime(bus) {} }
+        for (path, samples) in traces {
+            say("playing \(path) in real time (\(Int((samples.last!.time - samples.first!.time).rounded())) s)")
+            sensor.show(samples[0].acceleration)
+            var proxy: SensorProxyUnderTest?
+            if let bus, let package = proxyPackage {
+                let started = try SensorProxyUnderTest(package: package, bus: bus, sensorEnvironment: sensor.environment)
+                try started.startMonitoring()
+                proxy = started
+            }
+            let orientdUnderTest = try OrientdUnderTest(executable: executable, options: options, socketPath: scratch + "/orientd.sock",
+                                                        environment: sensor.environment, log: scratch + "/orientd.log")
+            playback.play(path, samples, sensor: sensor, daemons: [orientdUnderTest] + (proxy.map { [$0] } ?? []))
+            orientdUnderTest.stop()
+            proxy?.stopMonitoring()
+            proxy?.daemonProcess.stop()
         }
-        let orientdUnderTest = try OrientdUnderTest(executable: executable, options: options, socketPath: scratch + "/orientd.sock",
-                                                    environment: sensor.environment, log: scratch + "/orientd.log")
-        defer { orientdUnderTest.stop() }
-        playback.play(traces, sensor: sensor, daemons: [orientdUnderTest] + (proxy.map { [$0] } ?? []), progress: say)
-        proxy?.stopMonitoring()
-        withExtendedLifetime(bus) {}
     }
 
     private func scratchDirectory() throws -> String {

@@ -8,9 +8,10 @@ import OrientationCore
 ///     trace PATH
 ///     report DAEMON SECONDS ORIENTATION
 ///
-/// The daemons keep running from one trace to the next; a trace's first report of a daemon is
-/// where it stood when the trace began. scripts/bench-recordings reads this to count the real
-/// iio-sensor-proxy's changes on a subset of the recordings.
+/// The daemons are started afresh for each trace, on its first sample, so that each one starts
+/// from what the trace shows, as a model of its rule replayed from the same first sample does.
+/// scripts/bench-recordings reads this to count the real iio-sensor-proxy's changes on a subset
+/// of the recordings.
 struct TracePlayback {
     let paths: [String]
 
@@ -27,24 +28,18 @@ struct TracePlayback {
         }
     }
 
-    func play(_ traces: [(path: String, samples: [AccelerometerSample])], sensor: BenchSensor,
-              daemons: [any DaemonUnderTest], progress: (String) -> Void) {
-        for (path, samples) in traces {
-            let span = samples.last!.time - samples.first!.time
-            progress("playing \(path) in real time (\(Int(span.rounded())) s)")
-            let counts = daemons.map(\.reports.count)
-            let begin = now() - samples.first!.time
-            for sample in samples {
-                sleep(seconds: begin + sample.time - now())
-                sensor.show(sample.acceleration)
-            }
-            sleep(seconds: 1.5)
-            print("trace \(path)")
-            for (daemon, count) in zip(daemons, counts) {
-                let before = daemon.reports.prefix(count).last.map { [$0] } ?? []
-                for report in before + daemon.reports.dropFirst(count) {
-                    print("report \(daemon.name) \(String(format: "%.3f", max(samples.first!.time, report.time - begin))) \(report.orientation.rawValue)")
-                }
+    /// Plays one trace to daemons started on its first sample; prints what they reported.
+    func play(_ path: String, _ samples: [AccelerometerSample], sensor: BenchSensor, daemons: [any DaemonUnderTest]) {
+        let begin = now() - samples.first!.time
+        for sample in samples {
+            sleep(seconds: begin + sample.time - now())
+            sensor.show(sample.acceleration)
+        }
+        sleep(seconds: 1.5)
+        print("trace \(path)")
+        for daemon in daemons {
+            for report in daemon.reports {
+                print("report \(daemon.name) \(String(format: "%.3f", max(samples.first!.time, report.time - begin))) \(report.orientation.rawValue)")
             }
         }
     }

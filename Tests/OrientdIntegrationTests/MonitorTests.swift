@@ -20,7 +20,6 @@ extension IntegrationTests {
 
             let turns: [Orientation] = [.landscapeLeft, .portraitUpsideDown, .landscapeRight, .faceUp, .faceDown, .portrait]
             for (index, orientation) in turns.enumerated() {
-                let turnedAt = monotonicNow()
                 sensor.turn(to: orientation)
                 try #require(monitor.waitForLines(index + 2, timeout: 4), "no event for \(orientation) within 4 s")
                 let line = monitor.output[index + 1]
@@ -30,7 +29,6 @@ extension IntegrationTests {
                 #expect(event?["previous"] as? String == (index == 0 ? "portrait" : turns[index - 1].rawValue))
                 #expect(event?["sequence"] as? Int == index + 2)
                 #expect(event?["timestamp"] is Double)
-                #expect(line.time - turnedAt < 4)
                 Thread.sleep(forTimeInterval: 0.3)
             }
             Thread.sleep(forTimeInterval: 1)

@@ -157,6 +157,8 @@ extension IntegrationTests {
             // The rate by the samples' own times, so that a slow start of the subscription on a
             // loaded machine does not count as samples missing.
             try #require(samples.count >= 15, "\(samples.count) samples in 3.2 s at 10 a second")
+            // ... and they kept coming: a stream that stopped half-way would have a short span.
+            #expect(samples.last!.timestamp - samples.first!.timestamp > 2, "the samples span only \(samples.last!.timestamp - samples.first!.timestamp) s of 3.2")
             let rate = Double(samples.count - 1) / (samples.last!.timestamp - samples.first!.timestamp)
             #expect((9...11).contains(rate), "\(samples.count) samples at \(rate) a second, not 10")
             for sample in samples {

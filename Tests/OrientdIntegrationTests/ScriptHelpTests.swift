@@ -7,11 +7,13 @@ import Testing
 struct ScriptHelpTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized.path
 
-    /// Every executable file in scripts/ (not the files they source).
+    /// Every executable file in scripts/ (not the files they source, nor a directory).
     static var scripts: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root + "/scripts")) ?? []
         return names.filter { name in
-            guard !name.contains(".") else { return false }
+            var isDirectory: ObjCBool = false
+            guard !name.contains("."), FileManager.default.fileExists(atPath: root + "/scripts/" + name, isDirectory: &isDirectory),
+                  !isDirectory.boolValue else { return false }
             return FileManager.default.isExecutableFile(atPath: root + "/scripts/" + name)
         }.sorted()
     }
