@@ -35,12 +35,17 @@ extension IntegrationTests {
             #expect(before["proximity"]?["device"] == .string("iio:device2 (prox)"))
             #expect(before["proximity"]?["reading"] == .bool(false))
 
+            // A read that fails says which step it was, with the daemon's log (it failed once on a
+            // loaded CI machine with only "orientd did not answer in time").
+            func step<T>(_ what: String, _ body: () throws -> T) throws -> T {
+                do { return try body() } catch { throw TestFailure("\(what): \(error)\n\(daemon.log)") }
+            }
             let connection = try rawConnection(to: daemon, timeout: 10)
-            _ = try connection.readJSON()
+            _ = try step("the greeting") { try connection.readJSON() }
             try connection.send(#"{"id":1,"method":"subscribe","events":["ambientLightDidChange","proximityStateDidChange"]}"#)
-            let subscribed = try #require(try Self.read(connection) { $0["id"] == .integer(1) })
+            let subscribed = try #require(try step("the subscription's answer") { try Self.read(connection) { $0["id"] == .integer(1) } })
             #expect(subscribed["result"]?["lightAvailable"] == .bool(true) && subscribed["result"]?["proximityAvailable"] == .bool(true))
-            func next(_ event: String) throws -> JSONValue? { try Self.read(connection) { $0["event"] == .string(event) } }
+            func next(_ event: String) throws -> JSONValue? { try step("waiting for \(event)") { try Self.read(connection) { $0["event"] == .string(event) } } }
 
             #expect(try next("ambientLightDidChange")?["level"] == .integer(10), "\(daemon.log)")
             #expect(try next("proximityStateDidChange")?["proximityState"] == .bool(false), "\(daemon.log)")
@@ -62,7 +67,7 @@ extension IntegrationTests {
             #expect(try next("ambientLightDidChange")?["level"] == .integer(10), "\(daemon.log)")
 
             try connection.send(#"{"id":2,"method":"unsubscribe"}"#)
-            _ = try Self.read(connection) { $0["id"] == .integer(2) }
+            _ = try step("the unsubscription's answer") { try Self.read(connection) { $0["id"] == .integer(2) } }
             #expect(waitUntil(timeout: 10, every: 0.2) {
                 let after = try? Self.status(daemon)
                 return after?["light"]?["reading"] == .bool(false) && after?["proximity"]?["reading"] == .bool(false)
