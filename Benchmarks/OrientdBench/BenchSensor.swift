@@ -94,6 +94,15 @@ final class BenchSensor {
         return end
     }
 
+    /// Shows each sample at `begin` plus its time (clock seconds, `now()`), as a device moving
+    /// through them would.
+    func play(_ samples: [AccelerometerSample], from begin: Double) {
+        for sample in samples {
+            sleep(seconds: begin + sample.time - now())
+            show(sample.acceleration)
+        }
+    }
+
     /// Makes the sensor read `acceleration` (m/s², after the mount matrix, which is identity here).
     func show(_ acceleration: Vector3, oneAxisAtATime: Bool = false) {
         let counts = acceleration * (Self.countsPerG / Self.gravity)

@@ -72,10 +72,7 @@ func measureScenarios(_ scenarios: [Scenario], sensor: BenchSensor, daemons: [an
         sleep(seconds: 2)
         let starts = daemons.map { ($0.reports.count, $0.latest) }
         let begin = now()
-        for sample in scenario.samples {
-            sleep(seconds: begin + sample.time - now())
-            sensor.show(sample.acceleration)
-        }
+        sensor.play(scenario.samples, from: begin)
         sleep(seconds: 1.5)
         var scores: [String: ScenarioScore] = [:]
         for (daemon, (count, state)) in zip(daemons, starts) {

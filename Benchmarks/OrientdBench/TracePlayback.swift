@@ -31,10 +31,7 @@ struct TracePlayback {
     /// Plays one trace to daemons started on its first sample; prints what they reported.
     func play(_ path: String, _ samples: [AccelerometerSample], sensor: BenchSensor, daemons: [any DaemonUnderTest]) {
         let begin = now() - samples.first!.time
-        for sample in samples {
-            sleep(seconds: begin + sample.time - now())
-            sensor.show(sample.acceleration)
-        }
+        sensor.play(samples, from: begin)
         sleep(seconds: 1.5)
         print("trace \(path)")
         for daemon in daemons {
