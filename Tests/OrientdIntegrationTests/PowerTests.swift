@@ -80,12 +80,11 @@ extension IntegrationTests {
             let notTheSensors = { (name: String) in !name.hasPrefix("orientd-sensor") }
             // Start-up's own news (the ambient sensors' first readings, the bus name) may still be
             // on their way to the bus on a loaded machine: first a second with no wake-up.
-            var (counted, quietSince) = (wakeUps(ofThreadsNamed: notTheSensors), Date())
-            #expect(waitUntil(timeout: 20, every: 0.1) {
+            var counted = wakeUps(ofThreadsNamed: notTheSensors)
+            #expect(waitForQuiet(of: 1, timeout: 20, every: 0.1) {
                 let now = wakeUps(ofThreadsNamed: notTheSensors)
-                if !woke(from: counted, to: now).isEmpty { quietSince = Date() }
-                counted = now
-                return Date().timeIntervalSince(quietSince) >= 1
+                defer { counted = now }
+                return !woke(from: counted, to: now).isEmpty
             }, "the daemon's threads never went quiet for a second")
             let before = wakeUps(ofThreadsNamed: notTheSensors)
             Thread.sleep(forTimeInterval: 1.1)  // the window in which none may wake (a 1 Hz timer would)

@@ -431,11 +431,7 @@ extension IntegrationTests {
             kill(monitor.pid, SIGKILL)
             // A whole second passes without one read, within seconds of the kill (measured from
             // the last read seen, so that the first look cannot pass on reads just counted).
-            var quietSince = monotonicNow()
-            #expect(waitUntil(timeout: 10, every: 0.1) {
-                if reads.take() > 0 { quietSince = monotonicNow() }
-                return monotonicNow() - quietSince >= 1
-            }, "\(daemon.log)")
+            #expect(waitForQuiet(of: 1, timeout: 10, every: 0.1) { reads.take() > 0 }, "\(daemon.log)")
             #expect(waitUntil(timeout: 5, every: 0.2) { (try? PowerTests.isReading(daemon)) == false })
             #expect(daemon.log.contains("no D-Bus client claims the accelerometer any more"))
         }

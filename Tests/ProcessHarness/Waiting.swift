@@ -17,3 +17,16 @@ public func waitUntil(timeout: Double, every interval: Double = 0.01, _ conditio
     }
     return condition()
 }
+
+/// Waits until `somethingHappened` (asked every `interval` seconds: did anything happen since
+/// you were last asked?) has said no for `quiet` seconds in a row, at most `timeout` seconds.
+/// The quiet is timed from the last time it said yes, so a slow start cannot make it pass early.
+@discardableResult
+public func waitForQuiet(of quiet: Double, timeout: Double, every interval: Double = 0.05,
+                         _ somethingHappened: () -> Bool) -> Bool {
+    var quietSince = monotonicNow()
+    return waitUntil(timeout: timeout, every: interval) {
+        if somethingHappened() { quietSince = monotonicNow() }
+        return monotonicNow() - quietSince >= quiet
+    }
+}
