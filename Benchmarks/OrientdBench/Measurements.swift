@@ -144,6 +144,8 @@ struct ResourceUse {
     var percentOfOneCore: Double
     var peakMemoryMiB: Double
     var anonymousMemoryMiB: Double
+    /// Resident memory at the end of the window (VmRSS): what the daemon keeps, past its start.
+    var residentMemoryMiB: Double
     var threads: Int
     /// Reads of the sensor (of its x attribute) per second.
     var samplesPerSecond: Double
@@ -167,6 +169,7 @@ func measureResourceUse(of daemon: any DaemonUnderTest, sensor: BenchSensor, sec
     return ResourceUse(cpuSecondsPerMinute: spent * 60 / seconds, percentOfOneCore: spent / seconds * 100,
                        peakMemoryMiB: daemon.daemonProcess.peakMemoryMiB,
                        anonymousMemoryMiB: daemon.daemonProcess.anonymousMemoryMiB,
+                       residentMemoryMiB: daemon.daemonProcess.residentMemoryMiB,
                        threads: daemon.daemonProcess.threadCount,
                        samplesPerSecond: Double(samples) / seconds,
                        wakeUpsPerSecond: Double(wakeUpsAfter - wakeUpsBefore) / seconds)

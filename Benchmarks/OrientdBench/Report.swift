@@ -56,6 +56,9 @@ struct Report {
         row("peak memory, VmHWM (MiB)") { name in
             use[name].map { String(format: "%.1f", $0.peakMemoryMiB) } ?? "-"
         }
+        row("resident memory at the end, VmRSS (MiB)") { name in
+            use[name].map { String(format: "%.1f", $0.residentMemoryMiB) } ?? "-"
+        }
         row("anonymous memory, RssAnon (MiB)") { name in
             use[name].map { String(format: "%.1f", $0.anonymousMemoryMiB) } ?? "-"
         }

@@ -32,11 +32,7 @@ final class DaemonUnderLoad {
     var peakMiB: Double { process.peakMemoryMiB }
 
     /// Resident memory now (VmRSS), MiB.
-    var residentMiB: Double {
-        let status = (try? String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-        return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? .nan) / 1024
-    }
+    var residentMiB: Double { process.residentMemoryMiB }
 
     /// The log's warnings and errors, each distinct message once with how often it came.
     var complaints: [String] {

@@ -104,6 +104,9 @@ public final class ChildProcess: @unchecked Sendable {
     /// Peak resident memory (VmHWM) in MiB, from /proc.
     public var peakMemoryMiB: Double { (status("VmHWM") ?? 0) / 1024 }
 
+    /// Resident memory now (VmRSS) in MiB, from /proc.
+    public var residentMemoryMiB: Double { (status("VmRSS") ?? 0) / 1024 }
+
     /// Resident anonymous memory (RssAnon: heap, stacks, not code) in MiB, from /proc.
     public var anonymousMemoryMiB: Double { (status("RssAnon") ?? 0) / 1024 }
 
