@@ -131,7 +131,7 @@ let package = Package(
         ], path: "Benchmarks/OrientdFanout"),
 
         .testTarget(name: "OrientationCoreTests", dependencies: ["OrientationCore", "ScenarioCorpus"]),
-        .testTarget(name: "DaemonThreadsTests", dependencies: ["DaemonThreads"]),
+        .testTarget(name: "DaemonThreadsTests", dependencies: ["CDaemonThreads", "DaemonThreads"]),
         .testTarget(name: "AccelerometerIOTests", dependencies: ["AccelerometerIO", "OrientationCore"]),
         .testTarget(name: "SensorProxyTests", dependencies: ["SensorProxy", "OrientationCore", "OrientdHub", "OrientdProtocol"]),
         .testTarget(name: "OrientdProtocolTests", dependencies: ["OrientdProtocol"]),

@@ -13,4 +13,10 @@ int orientd_route_global_jobs(void (*enqueue)(void *job));
 /// Foundation on Linux does not pass a Thread's name on; pthread_setname_np is not in Swift's Glibc.
 int orientd_name_this_thread(const char *name);
 
+/// Drops from this process's memory the resident pages of its own executable that are the file's
+/// (code and read-only data never written): the ones that ran once, as the argument parser, stop
+/// counting against it; the next access reads a page back from the page cache. Bytes of the
+/// mappings released, or -1 when /proc/self/smaps cannot be read.
+long orientd_release_own_file_pages(void);
+
 #endif
