@@ -12,57 +12,69 @@ struct mapping {
     char perms[8];
     char device[32];
     unsigned long long inode;
-    long anonymous_kib;  // -1 until its "Anonymous:" line is read
+    long resident_kib, anonymous_kib, swap_kib;  // -1 until their lines are read
 };
 
 static int read_header(const char *line, struct mapping *mapping)
 {
     unsigned long long offset;
-    mapping->anonymous_kib = -1;
+    mapping->resident_kib = mapping->anonymous_kib = mapping->swap_kib = -1;
     return sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %7s %llx %31s %llu", &mapping->start, &mapping->end,
                   mapping->perms, &offset, mapping->device, &mapping->inode) == 6;
 }
 
-/// Read-only, private, and no page of it copied on write: every resident page is the file's own,
-/// so dropping it loses nothing (the next access reads it back from the page cache).
-static int is_clean_copy_of(const struct mapping *mapping, const struct mapping *binary)
+static void read_field(const char *line, struct mapping *mapping)
 {
-    return mapping->inode == binary->inode && strcmp(mapping->device, binary->device) == 0
-        && mapping->perms[1] != 'w' && mapping->perms[3] == 'p' && mapping->anonymous_kib == 0;
+    if (strncmp(line, "Rss:", 4) == 0) sscanf(line + 4, "%ld", &mapping->resident_kib);
+    else if (strncmp(line, "Anonymous:", 10) == 0) sscanf(line + 10, "%ld", &mapping->anonymous_kib);
+    else if (strncmp(line, "Swap:", 5) == 0) sscanf(line + 5, "%ld", &mapping->swap_kib);
 }
 
-static long release_if_clean(const struct mapping *mapping, const struct mapping *binary)
+/// Read-only, private, and no page of it copied on write, in memory or swapped out: every page is
+/// the file's own, so dropping it loses nothing (the next access reads it back from the page cache).
+static int is_clean_copy_of(const struct mapping *mapping, const struct mapping *file)
 {
-    if (!is_clean_copy_of(mapping, binary)) return 0;
-    return madvise((void *)mapping->start, mapping->end - mapping->start, MADV_DONTNEED) == 0
-        ? (long)(mapping->end - mapping->start) : 0;
+    return mapping->inode == file->inode && strcmp(mapping->device, file->device) == 0
+        && mapping->perms[1] != 'w' && mapping->perms[3] == 'p'
+        && mapping->anonymous_kib == 0 && mapping->swap_kib == 0 && mapping->resident_kib > 0;
 }
 
-long orientd_release_own_file_pages(void)
+static long release_if_clean(const struct mapping *mapping, const struct mapping *file)
 {
-    uintptr_t self = (uintptr_t)&orientd_release_own_file_pages;
+    if (!is_clean_copy_of(mapping, file)) return 0;
+    return madvise((void *)mapping->start, mapping->end - mapping->start, MADV_DONTNEED) == 0 ? mapping->resident_kib : 0;
+}
+
+long orientd_release_clean_pages_of_file_at(const void *address)
+{
+    uintptr_t inside = (uintptr_t)address;
     FILE *smaps = fopen("/proc/self/smaps", "re");
     if (!smaps) return -1;
     char line[4096];
-    struct mapping binary = { 0 }, current = { 0 };
+    struct mapping file = { 0 }, current = { 0 };
     while (fgets(line, sizeof line, smaps)) {
-        if (read_header(line, &current) && current.start <= self && self < current.end) { binary = current; break; }
+        if (read_header(line, &current) && current.start <= inside && inside < current.end) { file = current; break; }
     }
-    if (binary.inode == 0) { fclose(smaps); return -1; }
+    if (file.inode == 0) { fclose(smaps); return -1; }  // not found, or not a file's mapping
     rewind(smaps);
     long released = 0;
     int have_current = 0;
     while (fgets(line, sizeof line, smaps)) {
         struct mapping next;
         if (read_header(line, &next)) {
-            if (have_current) released += release_if_clean(&current, &binary);
+            if (have_current) released += release_if_clean(&current, &file);
             current = next;
             have_current = 1;
-        } else if (have_current && strncmp(line, "Anonymous:", 10) == 0) {
-            sscanf(line + 10, "%ld", &current.anonymous_kib);
+        } else if (have_current) {
+            read_field(line, &current);
         }
     }
-    if (have_current) released += release_if_clean(&current, &binary);
+    if (have_current) released += release_if_clean(&current, &file);
     fclose(smaps);
     return released;
+}
+
+long orientd_release_own_file_pages(void)
+{
+    return orientd_release_clean_pages_of_file_at((const void *)&orientd_release_own_file_pages);
 }

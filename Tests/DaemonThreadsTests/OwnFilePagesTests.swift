@@ -2,39 +2,64 @@ import CDaemonThreads
 import Foundation
 import Testing
 
-/// Statically initialised, so it lies in the executable's writable data: once written, its page
-/// is this process's own copy, which the release must keep.
-nonisolated(unsafe) private var writtenAtRunTime = 7
-
 /// orientd drops the pages its start-up faulted in from its own executable (the argument
 /// parser's code) once the command line is read: only pages that are the file's own may go.
 @Suite struct OwnFilePagesTests {
-    @Test func theExecutablesReadOnlyPagesGoAndWhatItWroteStays() throws {
-        writtenAtRunTime = 8
-        let before = try residentKiBOfReadOnlyMappingsOfThisExecutable()
-        let released = orientd_release_own_file_pages()
-        let after = try residentKiBOfReadOnlyMappingsOfThisExecutable()
-        #expect(released > 0)
-        #expect(after < before, "resident read-only pages of the executable: \(before) KiB before, \(after) KiB after")
-        // Writable data (and the relocated read-only data, which this code reads through) are
-        // the process's own copies: dropped, they would read back as the file's.
-        #expect(writtenAtRunTime == 8)
-        #expect(String(describing: OwnFilePagesTests.self) == "OwnFilePagesTests")
+    @Test func aFilesCleanPagesGoAndItsWrittenPagesStay() throws {
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("own-file-pages-\(getpid())").path
+        try Data(repeating: UInt8(ascii: "A"), count: 4 * pageSize).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        let descriptor = open(path, O_RDONLY)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        // Two private mappings of one file: one only read, as code is; one written, then made
+        // read-only, as the loader does to relocated data.
+        func map(_ protection: Int32) throws -> UnsafeMutablePointer<UInt8> {
+            let mapping = mmap(nil, 4 * pageSize, protection, MAP_PRIVATE, descriptor, 0)
+            try #require(mapping != nil && mapping != UnsafeMutableRawPointer(bitPattern: -1))
+            return mapping!.assumingMemoryBound(to: UInt8.self)
+        }
+        let clean = try map(PROT_READ)
+        let written = try map(PROT_READ | PROT_WRITE)
+        defer { munmap(clean, 4 * pageSize); munmap(written, 4 * pageSize) }
+        let read = (0..<4).map { clean[$0 * pageSize] }  // faults every page in
+        try #require(read == Array(repeating: UInt8(ascii: "A"), count: 4))
+        written[0] = UInt8(ascii: "B")
+        try #require(mprotect(written, 4 * pageSize, PROT_READ) == 0)
+        try #require(residentKiB(of: clean) == 4 * pageSize / 1024)
+
+        let released = orientd_release_clean_pages_of_file_at(clean)
+
+        #expect(released == 4 * pageSize / 1024)
+        #expect(residentKiB(of: clean) == 0)
+        #expect(written[0] == UInt8(ascii: "B"), "a page copied on write was dropped: it reads the file's byte again")
+        #expect(clean[0] == UInt8(ascii: "A"))
     }
 
-    /// Resident KiB of the mappings of this test's executable that cannot be written.
-    private func residentKiBOfReadOnlyMappingsOfThisExecutable() throws -> Int {
-        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        var total = 0
-        var counting = false
-        for line in try String(contentsOfFile: "/proc/self/smaps", encoding: .utf8).split(separator: "\n") {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            if fields.count >= 5, fields[0].contains("-"), !fields[0].hasSuffix(":") {
-                counting = fields.last.map(String.init) == executable && fields[1].dropFirst().first != "w"
-            } else if counting, fields.first == "Rss:", fields.count >= 2, let kib = Int(fields[1]) {
-                total += kib
+    @Test func nothingIsReleasedWhereNoFileIsMapped() {
+        var onTheStack = 0
+        #expect(orientd_release_clean_pages_of_file_at(&onTheStack) == -1)
+    }
+
+    @Test func theExecutableItselfHasPagesToRelease() {
+        #expect(orientd_release_own_file_pages() > 0)
+    }
+
+    /// Resident KiB of the mapping that starts at `address`, from /proc/self/smaps.
+    private func residentKiB(of address: UnsafeMutablePointer<UInt8>) -> Int? {
+        let start = String(UInt(bitPattern: address), radix: 16)
+        // Read to its end: String(contentsOfFile:) stops at the first read of a /proc file.
+        guard let handle = FileHandle(forReadingAtPath: "/proc/self/smaps"), let bytes = try? handle.readToEnd() else { return nil }
+        let smaps = String(decoding: bytes, as: UTF8.self)
+        var inMapping = false
+        for line in smaps.split(separator: "\n") {
+            if let dash = line.firstIndex(of: "-"), !line.hasSuffix("kB"), line[..<dash].allSatisfy(\.isHexDigit) {
+                inMapping = line[..<dash].drop { $0 == "0" } == start.drop { $0 == "0" }
+            } else if inMapping, line.hasPrefix("Rss:") {
+                return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
             }
         }
-        return total
+        return nil
     }
 }

@@ -13,10 +13,16 @@ int orientd_route_global_jobs(void (*enqueue)(void *job));
 /// Foundation on Linux does not pass a Thread's name on; pthread_setname_np is not in Swift's Glibc.
 int orientd_name_this_thread(const char *name);
 
-/// Drops from this process's memory the resident pages of its own executable that are the file's
-/// (code and read-only data never written): the ones that ran once, as the argument parser, stop
-/// counting against it; the next access reads a page back from the page cache. Bytes of the
-/// mappings released, or -1 when /proc/self/smaps cannot be read.
+/// Drops from this process's memory the resident pages of the file mapped at `address` that are
+/// the file's own: mappings that cannot be written and hold no page copied on write, in memory or
+/// swapped out (code and read-only data never written; not relocated data, not writable data).
+/// The next access reads a page back from the page cache. KiB released, or -1 when
+/// /proc/self/smaps cannot be read or nothing of a file is mapped at `address`. A page that a
+/// debugger writes (a breakpoint) between the check and the release would be lost.
+long orientd_release_clean_pages_of_file_at(const void *address);
+
+/// The same for orientd's own executable: what only the start ran (the argument parser) stops
+/// counting against it.
 long orientd_release_own_file_pages(void);
 
 #endif
