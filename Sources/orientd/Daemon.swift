@@ -57,9 +57,9 @@ struct Daemon {
         let logger = DaemonLog.bootstrap(level: settings.logLevel)
         // The command line and the config file are read: the argument parser never runs again and
         // the config reader only on a reload, so their pages need not stay resident (about 2 MiB
-        // of peak memory with arguments, 0.6 without, scripts/bench).
-        let released = orientd_release_own_file_pages()
-        logger.debug("released \(released) KiB of the start's pages of the executable")
+        // of peak memory with arguments, 0.6 without, scripts/bench). Where it cannot be done, the
+        // pages stay: not worth a line in the log (a bad --socket's refusal is one sentence).
+        _ = orientd_release_own_file_pages()
         let origin = !configRead ? "no \(configPath), default configuration"
             : access(configPath, F_OK) == 0 ? "configuration from \(configPath)"
             : "no \(configPath); configuration from the drop-ins in \(ConfigurationFile.dropInDirectory(for: configPath))"
