@@ -157,8 +157,9 @@ public struct SensorStatus: Codable, Equatable, Sendable {
     public var hwdbMatch: String?
     /// The device's /sys path (local sensors only), for `udevadm trigger`.
     public var syspath: String?
-    /// Set when what it reads at rest is far from 1 g: its driver's scale is wrong (orientation
-    /// still works). Left out otherwise.
+    /// Set when its driver gives no scale (orientd takes 1 g from the readings), or when what it
+    /// reads at rest is far from 1 g: its driver's scale is wrong (orientation still works in
+    /// both cases). Left out otherwise.
     public var scaleProblem: String?
 
     public init(id: String? = nil, uri: String, device: String, location: SensorLocation, mountMatrix: MountMatrix,

@@ -265,6 +265,7 @@ extension Daemon {
             let still = pace.stillRate(below: rate).map { ", \(formatDecimal($0)) while the device is still" } ?? ""
             for info in sensors.map(\.info) {
                 logger.info("reading \(info.device) at \(info.uri) (\(info.location), id \(info.id)) \(formatDecimal(rate)) times a second\(still); mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")
+                if let note = info.scaleNote { logger.notice("\(note)") }
                 switch info.sysname.map({ MotionEvents.wakeUp(sysname: $0) }) {
                 case .events(let files):
                     logger.info("\(info.device) can signal motion itself (events/\(files.joined(separator: ", "))); orientd does not wait on motion events yet and reads it at the still rate instead")

@@ -110,9 +110,11 @@ final class OrientationPipeline: Sendable {
     }
 
     private func status(of info: SensorInfo) -> SensorStatus {
-        SensorStatus(id: info.id, uri: info.uri, device: info.device, location: info.location, mountMatrix: info.mountMatrix,
-                     mountMatrixSource: info.mountMatrixSource, rate: rate, stillRate: stillRate, reading: true,
-                     hwdbMatch: info.hwdbMatch, syspath: info.syspath)
+        var status = SensorStatus(id: info.id, uri: info.uri, device: info.device, location: info.location, mountMatrix: info.mountMatrix,
+                                  mountMatrixSource: info.mountMatrixSource, rate: rate, stillRate: stillRate, reading: true,
+                                  hwdbMatch: info.hwdbMatch, syspath: info.syspath)
+        status.scaleProblem = info.scaleNote
+        return status
     }
 
     private func seconds(_ value: Double) -> String {

@@ -83,6 +83,36 @@ import Testing
         #expect(SensorLocation(udevLocation: "elsewhere", sysfsLabel: "accel-display") == .display)
         #expect(SensorLocation(udevLocation: nil, sysfsLabel: "proximity") == nil)
     }
+
+    /// ChromeOS EC sensors before Linux 6.0: a `location` file, "lid" or "base", and no label.
+    @Test func chromeOSLocationIsReadWhenNothingElseSays() {
+        #expect(SensorLocation(udevLocation: nil, sysfsLabel: nil, sysfsLocation: "lid\n") == .display)
+        #expect(SensorLocation(udevLocation: nil, sysfsLabel: nil, sysfsLocation: "base") == .base)
+        #expect(SensorLocation(udevLocation: nil, sysfsLabel: "accel-display", sysfsLocation: "base") == .display)
+        #expect(SensorLocation(udevLocation: "base", sysfsLabel: nil, sysfsLocation: "lid") == .base)
+        #expect(SensorLocation(udevLocation: nil, sysfsLabel: nil, sysfsLocation: "camera") == nil)
+    }
+}
+
+/// A driver with no scale: the first reading that is not zero is 1 g; the judge learns the rest.
+@Suite struct ScaleFromReadingsTests {
+    @Test func theFirstReadingIsOneG() {
+        var scale = ScaleFromReadings()
+        #expect(scale.acceleration(fromCounts: Vector3(0, 0, 0)) == Vector3(0, 0, 0))
+        #expect(scale.scale == nil)
+        let first = scale.acceleration(fromCounts: Vector3(0, -4096, 0))
+        #expect(abs(first.y + 9.80665) < 1e-9)
+        // Later readings keep the first one's scale: a turn stays 1 g, a shake is 2 g.
+        let turned = scale.acceleration(fromCounts: Vector3(4096, 0, 0))
+        #expect(abs(turned.x - 9.80665) < 1e-9)
+        #expect(abs(scale.acceleration(fromCounts: Vector3(0, 0, 8192)).z - 2 * 9.80665) < 1e-9)
+    }
+
+    @Test func garbageGivesNoScale() {
+        var scale = ScaleFromReadings()
+        _ = scale.acceleration(fromCounts: Vector3(.nan, 0, 0))
+        #expect(scale.scale == nil)
+    }
 }
 
 /// The scale and offset attributes: missing is the IIO default; present must be usable.

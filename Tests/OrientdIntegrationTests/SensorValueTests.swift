@@ -95,7 +95,7 @@ extension IntegrationTests {
         @Test("an unusable scale refuses the sensor until it is fixed", arguments: [
             ("nan", "'nan', not a number"),
             ("-0.01", "'-0.01', negative"),
-            ("5000 nines", "cannot be read (cannot read accel_x scale of iio:device0: File too large (27); its value is longer than 511 bytes"),
+            ("5000 nines", "its in_accel_scale cannot be read (cannot read in_accel_scale of iio:device0: File too large (27); its value is longer than 511 bytes"),
         ])
         func anUnusableScaleRefusesTheSensor(name: String, expected: String) throws {
             let scale = name == "5000 nines" ? String(repeating: "9", count: 5000) : name

@@ -56,7 +56,8 @@ public enum AccelerometerDiscovery {
 
     private static func location(of device: IIODevice, in context: IIOContext) -> SensorLocation? {
         let udev = context.isLocal ? UdevProperties.value("ACCEL_LOCATION", subsystem: "iio", sysname: device.id) : nil
-        return SensorLocation(udevLocation: udev, sysfsLabel: device.label)
+        return SensorLocation(udevLocation: udev, sysfsLabel: device.label,
+                              sysfsLocation: try? context.attributeFile("location", on: device))
     }
 }
 

@@ -64,6 +64,8 @@ public struct SensorInfo: Equatable, Sendable {
     public var hwdbMatch: String? = nil
     /// A local device's /sys path, for `udevadm trigger`; nil when unknown.
     public var syspath: String? = nil
+    /// Why the readings' scale is not the driver's (it gives none); nil when it is.
+    public var scaleNote: String? = nil
 }
 
 /// Why a reading could not be taken.

@@ -10,6 +10,8 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     private let context: IIOContext
     private let device: IIODevice
     private var buffer: IIOBuffer?
+    /// Set when the driver gives no scale: the scale its first reading gives.
+    private var unscaled: ScaleFromReadings?
 
     /// Opens the context at `uri` and every accelerometer in it, the display one first; throws
     /// when there is no display accelerometer, or when it reports a calibration that cannot be
@@ -52,22 +54,36 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         let configured = configuredMatrix.map { MountMatrixCandidate.configured($0.matrix, key: $0.key) }
         let matrix = MountMatrixSelection(choosingFrom: (configured.map { [$0] } ?? []) + Self.mountMatrixCandidates(for: device, in: context))
         matrix.warnAboutRejected(logger)
-        let calibration = AccelerometerCalibration(
-            x: try Self.calibration(of: "accel_x", on: device, in: context),
-            y: try Self.calibration(of: "accel_y", on: device, in: context),
-            z: try Self.calibration(of: "accel_z", on: device, in: context))
+        let axes = try AccelerometerDiscovery.axes.map { channel throws(CalibrationRefusal) in
+            try Self.calibration(of: channel, on: device, in: context)
+        }
+        let calibration = AccelerometerCalibration(x: axes[0].calibration, y: axes[1].calibration, z: axes[2].calibration)
+        // No scale file on any axis (Samsung's ssp sensor hub): counts of unknown size.
+        unscaled = axes.allSatisfy { !$0.hasScale } ? ScaleFromReadings() : nil
         info = SensorInfo(
             id: id, uri: uri, device: device.description, location: found.location,
             mountMatrix: matrix.matrix, mountMatrixSource: matrix.source, calibration: calibration,
             sysname: context.isLocal ? device.id : nil,
             hwdbMatch: context.isLocal ? UdevProperties.hwdbMatch(sysname: device.id) : nil,
-            syspath: context.isLocal ? UdevProperties.syspath(subsystem: "iio", sysname: device.id) : nil)
+            syspath: context.isLocal ? UdevProperties.syspath(subsystem: "iio", sysname: device.id) : nil,
+            scaleNote: unscaled == nil ? nil : Self.noScaleNote(device))
         Self.raiseSamplingFrequency(of: device, in: context, logger: logger)
     }
 
     public func readCalibrated() throws(SensorReadError) -> Vector3 {
         let raw = Vector3(try readRaw("accel_x"), try readRaw("accel_y"), try readRaw("accel_z"))
-        return info.calibration.acceleration(fromRaw: raw)
+        return acceleration(fromRaw: raw)
+    }
+
+    /// (raw + offset) × scale: the driver's scale, or where it gives none, the readings' own.
+    private func acceleration(fromRaw raw: Vector3) -> Vector3 {
+        let scaled = info.calibration.acceleration(fromRaw: raw)
+        return unscaled?.acceleration(fromCounts: scaled) ?? scaled
+    }
+
+    static func noScaleNote(_ device: IIODevice) -> String {
+        "the driver of \(device) gives no scale (no in_accel_x_scale, in_accel_scale, in_scale or scale file): "
+            + "orientd takes 1 g from the readings themselves; orientations are right, accelerations are in units of that 1 g"
     }
 
     public func startCapture() throws {
@@ -77,7 +93,7 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     public func takeCaptured(budget: Double) throws -> [(acceleration: Vector3, timestamp: Int64?)] {
         guard let buffer else { return [] }
         return try buffer.take(budget: budget).map { scan in
-            (info.calibration.acceleration(fromRaw: scan.raw), scan.timestamp)
+            (acceleration(fromRaw: scan.raw), scan.timestamp)
         }
     }
 
@@ -117,39 +133,46 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         return candidates
     }
 
-    /// Scale and offset of one axis; libiio already prefers in_accel_x_scale over in_accel_scale.
-    /// A missing attribute is the IIO default (scale 1, offset 0); one that is present but
-    /// unreadable or unusable refuses the sensor (`AxisCalibration.scale(fromAttribute:)`):
+    /// The files an attribute of `channel` may be in, as the kernel names it by how the driver
+    /// shares it (IIO ABI), the axis's own first: separate (in_accel_x_scale), by type
+    /// (in_accel_scale), by direction (in_scale), by all (scale: ChromeOS EC's cros-ec-accel).
+    static func sharedFiles(_ attribute: String, of channel: String) -> [String] {
+        let type = channel.split(separator: "_").first.map(String.init) ?? channel
+        return ["in_\(channel)_\(attribute)", "in_\(type)_\(attribute)", "in_\(attribute)", attribute]
+    }
+
+    /// Scale and offset of one axis, each from the first of its `sharedFiles` there is, and
+    /// whether any scale file was found. A missing offset is the IIO default, 0; a missing scale
+    /// is 1, counts taken as they are (`ScaleFromReadings` when no axis has one). One that is
+    /// present but unreadable or unusable refuses the sensor (`AxisCalibration.scale(fromAttribute:)`):
     /// a guessed scale would make orientd publish wrong or frozen orientations.
-    private static func calibration(of channel: String, on device: IIODevice, in context: IIOContext) throws(CalibrationRefusal) -> AxisCalibration {
-        func value(_ attribute: String, needed: String,
+    private static func calibration(of channel: String, on device: IIODevice, in context: IIOContext)
+        throws(CalibrationRefusal) -> (calibration: AxisCalibration, hasScale: Bool) {
+        /// The first of the attribute's files there is, and its text.
+        func read(_ attribute: String, needed: String) throws(CalibrationRefusal) -> (file: String, text: String)? {
+            for file in sharedFiles(attribute, of: channel) {
+                do {
+                    if let text = try context.attributeFile(file, on: device) { return (file, text) }
+                } catch {
+                    throw CalibrationRefusal(device: device, attribute: file, problem: "cannot be read (\(error))", needed: needed)
+                }
+            }
+            return nil
+        }
+        func value(_ found: (file: String, text: String)?, needed: String,
                    _ parse: (String?) throws(CalibrationValueError) -> Double) throws(CalibrationRefusal) -> Double {
-            let text: String?
             do {
-                text = try context.channelAttribute(attribute, of: channel, on: device)
+                return try parse(found?.text)
             } catch {
-                throw CalibrationRefusal(device: device, attribute: fileName(attribute), problem: "cannot be read (\(error))", needed: needed)
-            }
-            do {
-                return try parse(text)
-            } catch {
-                throw CalibrationRefusal(device: device, attribute: fileName(attribute), problem: "is '\(error.text)', \(error.reason)", needed: needed)
+                throw CalibrationRefusal(device: device, attribute: found?.file ?? "", problem: "is '\(error.text)', \(error.reason)", needed: needed)
             }
         }
-        /// The sysfs file libiio read: the axis's own, or the one the axes share.
-        func fileName(_ attribute: String) -> String {
-            let own = "in_\(channel)_\(attribute)"
-            let shared = "in_\(channel.split(separator: "_").first ?? "accel")_\(attribute)"
-            do {
-                if try context.attributeFile(own, on: device) == nil { return shared }
-            } catch {
-                // It is there, though unreadable.
-            }
-            return own
-        }
-        return AxisCalibration(
-            scale: try value("scale", needed: "a positive number of m/s² per count", AxisCalibration.scale(fromAttribute:)),
-            offset: try value("offset", needed: "a number of counts to add to the raw value", AxisCalibration.offset(fromAttribute:)))
+        let scaleNeeded = "a positive number of m/s² per count", offsetNeeded = "a number of counts to add to the raw value"
+        let scale = try read("scale", needed: scaleNeeded)
+        let offset = try read("offset", needed: offsetNeeded)
+        return (AxisCalibration(scale: try value(scale, needed: scaleNeeded, AxisCalibration.scale(fromAttribute:)),
+                                offset: try value(offset, needed: offsetNeeded, AxisCalibration.offset(fromAttribute:))),
+                scale != nil)
     }
 
     /// Raises a sampling frequency below 10 Hz, to the slowest listed rate that reaches it.
