@@ -13,8 +13,8 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
     public let root: String
     /// What was added, so an unplugged accelerometer can be plugged in again.
     var descriptions: [String] = []
-    /// The writing end of a `buffered` accelerometer's /dev/iio:device0, a FIFO.
-    private var scanWriter: Int32 = -1
+    /// The writing ends of the device nodes made FIFOs (`makeScanFIFO`), by sysname.
+    private var scanWriters: [String: Int32] = [:]
 
     /// Builds a testbed holding one accelerometer with `attributes` (sysfs file → value) and udev
     /// `properties`, plus any further devices in umockdev's text format.
@@ -35,7 +35,7 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
     }
 
     deinit {
-        if scanWriter >= 0 { close(scanWriter) }
+        for writer in scanWriters.values { close(writer) }
         umockdev_shim_testbed_free(testbed)
     }
 
@@ -98,19 +98,31 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
             attributes["scan_elements/in_\(channel)_type"] = channel == "timestamp" ? "le:s64/64>>0" : "le:s16/32>>0"
         }
         let sensor = try EmulatedAccelerometer(attributes: attributes)
-        let node = sensor.root + "/dev/iio:device0"
+        try sensor.makeScanFIFO()
+        return sensor
+    }
+
+    /// Makes the device node of `sysname` a FIFO: what `appendScanBytes` writes is what its
+    /// buffer yields, once, and a reader waits for more as it would on a capturing device.
+    public func makeScanFIFO(sysname: String = "iio:device0") throws {
+        let node = root + "/dev/" + sysname
         unlink(node)
         guard mkfifo(node, 0o666) == 0 else { throw EmulationError("cannot make \(node) a FIFO: \(String(cString: strerror(errno)))") }
         // Read and write, so opening never waits for a reader and readers never see the end.
-        sensor.scanWriter = open(node, O_RDWR | O_NONBLOCK)
-        guard sensor.scanWriter >= 0 else { throw EmulationError("cannot open \(node): \(String(cString: strerror(errno)))") }
-        return sensor
+        let writer = open(node, O_RDWR | O_NONBLOCK)
+        guard writer >= 0 else { throw EmulationError("cannot open \(node): \(String(cString: strerror(errno)))") }
+        scanWriters[sysname] = writer
+    }
+
+    /// Scans as the driver's buffer holds them, into the FIFO `makeScanFIFO` made.
+    public func appendScanBytes(_ bytes: [UInt8], sysname: String = "iio:device0") {
+        guard let writer = scanWriters[sysname] else { return }
+        _ = bytes.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
     }
 
     /// Scans the device captured, one per entry: `orientation` at kernel time `time` (seconds).
     public func appendScans(_ scans: [(orientation: Orientation, time: Double)]) {
-        let data = Self.scanData(scans)
-        _ = data.withUnsafeBytes { write(scanWriter, $0.baseAddress, $0.count) }
+        appendScanBytes(Array(Self.scanData(scans)))
     }
 
     /// x, y, z in 32-bit little-endian words, 4 bytes of padding, then the 64-bit timestamp.

@@ -1,0 +1,137 @@
+import EmulatedSensor
+import Foundation
+import NIOConcurrencyHelpers
+import OrientationCore
+import ProcessHarness
+import Testing
+
+extension IntegrationTests {
+    /// Every accelerometer driver of the kernel, laid out as its source declares it
+    /// (`KernelDriverZoo`): orientd turns with each through the four in-plane orientations and
+    /// faceUp, reading it the way it would on the machine (its raw files, or the kernel buffer
+    /// in the driver's own scan format where it has one), and on a convertible the display's
+    /// sensor drives the screen while the base lies on the table.
+    @Suite struct DeviceZooTests {
+        static let turns: [Orientation] = [.landscapeLeft, .portraitUpsideDown, .landscapeRight, .portrait, .faceUp]
+        /// Layouts tried at once: each is a daemon and a device of its own, mostly waiting for the
+        /// judge to settle, so twelve share two cores without slowing each other's decisions.
+        static let atOnce = 12
+
+        /// Each layout's daemon and device are its own; they run twelve at a time (the suite is
+        /// serialized, and one at a time took two minutes), and every layout's failures are
+        /// reported under its name.
+        @Test func everyKernelDriversAccelerometerTurns() {
+            let layouts = KernelDriverZoo.layouts
+            let results = NIOLockedValueBox([String: [String]]())
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = Self.atOnce
+            for layout in layouts {
+                queue.addOperation {
+                    let problems = (try? Self.problems(turning: layout)) ?? ["\(layout): could not be emulated or started"]
+                    results.withLockedValue { $0[layout.description, default: []] += problems }
+                }
+            }
+            queue.waitUntilAllOperationsAreFinished()
+            let all = results.withLockedValue { $0 }
+            for layout in layouts {
+                let problems = all[layout.description] ?? []
+                #expect(problems.isEmpty, "\(layout):\n\(problems.joined(separator: "\n"))")
+            }
+        }
+
+        /// What went wrong turning `layout` through `turns`: nothing when orientd followed.
+        static func problems(turning layout: KernelDriverLayout) throws -> [String] {
+            let device = try ZooDevice(layout)
+            defer { device.stop() }
+            // Read at the full rate all the time: what is tested is the layout, not the pace.
+            let daemon = try Daemon(sensor: device.sensor, arguments: ["--rate", "50", "--still-rate", "50"])
+            let client = try daemon.client()
+            client.setReadTimeout(6)
+            var problems: [String] = []
+            var orientation = try client.subscribe()
+            if orientation != .portrait { problems.append("started in \(orientation), not portrait") }
+            for turn in Self.turns {
+                device.turn(to: turn)
+                let started = Date()
+                while orientation != turn, Date().timeIntervalSince(started) < 6,
+                      let event = try? client.nextEvent(), let name = event["orientation"]?.stringValue {
+                    orientation = Orientation(rawValue: name) ?? orientation
+                }
+                if orientation != turn { problems.append("did not turn to \(turn) (still \(orientation))") }
+            }
+            let status = try AmbientSensorDaemonTests.status(daemon)?["sensor"]
+            if status?["device"]?.stringValue?.hasPrefix("iio:device0") != true || status?["location"]?.stringValue != "display" {
+                problems.append("the display sensor is not the one read: \(String(describing: status))")
+            }
+            if layout.scanType != nil, device.sensor.value(of: "buffer/enable") != "1" {
+                problems.append("not read through its buffer")
+            }
+            // The driver's own scale is found wherever it is shared; only a driver with none is
+            // read without one.
+            let noScale = status?["scaleProblem"]?.stringValue?.contains("gives no scale") == true
+            if noScale != (layout.scale == nil) {
+                problems.append("status says \(noScale ? "" : "nothing of ")no scale: \(String(describing: status))")
+            }
+            return problems.isEmpty ? [] : problems + ["orientd's log:\n\(daemon.log)"]
+        }
+    }
+}
+
+/// A `KernelDriverLayout` emulated: its accelerometer (and a convertible's base one, lying on the
+/// table), its triggers, and where it has a buffer, scans streamed into it at 50 Hz in the
+/// driver's scan format as the device turns.
+final class ZooDevice: @unchecked Sendable {
+    let layout: KernelDriverLayout
+    let sensor: EmulatedAccelerometer
+    private let lock = NSLock()
+    private var orientation = Orientation.portrait
+    private var running = true
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ layout: KernelDriverLayout) throws {
+        self.layout = layout
+        var others = ""
+        if layout.pair != nil {
+            others += layout.description(path: EmulatedAccelerometer.baseDevicePath, sysname: "iio:device1",
+                                         raw: layout.rawCounts(for: .faceUp), base: true) + "\n"
+        }
+        for (index, trigger) in layout.triggers.enumerated() {
+            others += "P: /devices/platform/orientd-test/trigger\(index)\nE: SUBSYSTEM=iio\nA: name=\(trigger)\\n\n\n"
+        }
+        sensor = try EmulatedAccelerometer(attributes: layout.files(raw: layout.rawCounts(for: .portrait)),
+                                           properties: layout.udevProperties(), otherDevices: others)
+        guard layout.scanType != nil else {
+            done.signal()
+            return
+        }
+        let sysnames = layout.pair == nil ? ["iio:device0"] : ["iio:device0", "iio:device1"]
+        for sysname in sysnames { try sensor.makeScanFIFO(sysname: sysname) }
+        Thread.detachNewThread { [self] in
+            var time: Int64 = 1_000_000_000
+            while lock.withLock({ running }) {
+                let display = layout.rawCounts(for: lock.withLock { orientation })
+                sensor.appendScanBytes(layout.scan(raw: display, nanoseconds: time))
+                if sysnames.count > 1 {
+                    sensor.appendScanBytes(layout.scan(raw: layout.rawCounts(for: .faceUp), nanoseconds: time), sysname: sysnames[1])
+                }
+                time += 20_000_000
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            done.signal()
+        }
+    }
+
+    /// The display's accelerometer turned: its raw files, and the scans from now on.
+    func turn(to orientation: Orientation) {
+        lock.withLock { self.orientation = orientation }
+        guard layout.hasRaw else { return }
+        let raw = layout.rawCounts(for: orientation)
+        let values = ["x": raw.x, "y": raw.y, "z": raw.z]
+        for axis in layout.axes { sensor.set("in_accel_\(axis)_raw", EmulatedAccelerometer.format(values[axis] ?? 0)) }
+    }
+
+    func stop() {
+        lock.withLock { running = false }
+        done.wait()
+    }
+}
