@@ -347,3 +347,28 @@ public enum KernelDriverZoo {
         return layout
     }
 }
+
+extension KernelDriverZoo {
+    /// docs/devices.md's table, one row a layout: what the zoo emulates and orientd is tested on.
+    public static var table: String {
+        var lines = ["| driver | `name` | machine (udev properties from) | scale file: value | counts of 1 g | mount matrix | display or base | orientd reads | motion event |",
+                     "|---|---|---|---|---:|---|---|---|---|"]
+        for layout in layouts {
+            let scale = layout.scale.map { "`\($0.sharing.file("scale", axis: "x"))`: \($0.text)" } ?? "none: 1 g taken from the readings"
+            let matrix = [layout.properties["ACCEL_MOUNT_MATRIX"].map { _ in "udev `ACCEL_MOUNT_MATRIX`" },
+                          layout.mountMatrixFile.map { "`\($0)`" }].compactMap { $0 }.joined(separator: ", ")
+            let place: String
+            switch layout.pair {
+            case .labels?: place = "`label` accel-display / accel-base"
+            case .locations?: place = "`location` lid / base"
+            case .udevLocations?: place = "udev `ACCEL_LOCATION`"
+            case nil: place = layout.location.map { "`location` \($0)" } ?? layout.label.map { "`label` \($0)" } ?? "one sensor"
+            }
+            let read = layout.scanType.map { "buffer, `\($0)`\(layout.triggers.isEmpty ? "" : ", trigger `\(layout.triggers[0])`")" } ?? "raw files, polled"
+            let events = layout.events.isEmpty ? "none" : layout.events.prefix(2).map { "`\($0)`" }.joined(separator: ", ") + (layout.events.count > 2 ? ", …" : "")
+            let counts = layout.countsPerG == layout.countsPerG.rounded() ? String(Int(layout.countsPerG)) : String(layout.countsPerG)
+            lines.append("| \(layout.driver) | `\(layout.name)` | \(layout.machine) | \(scale) | \(counts) | \(matrix.isEmpty ? "none" : matrix) | \(place) | \(read) | \(events) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -135,3 +135,14 @@ final class ZooDevice: @unchecked Sendable {
         done.wait()
     }
 }
+
+extension IntegrationTests.DeviceZooTests {
+    /// docs/devices.md's table is the zoo's: every layout the test turns has its row, as rendered
+    /// from the same data (regenerate it from the failure's text).
+    @Test func theDevicesDocumentListsEveryLayout() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/devices.md").path
+        let document = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(document.contains(KernelDriverZoo.table), "docs/devices.md's table is stale; it should read:\n\(KernelDriverZoo.table)")
+    }
+}
