@@ -130,8 +130,12 @@ extension SensorProxyState.Event {
     @Test func onlyChangesArePublishedAndOnlyToClaimers() {
         var state = Self.withAccelerometer()
         #expect(state.handle(.hub(.portrait)) == [], "nobody claims: nobody is told")
+        // The first claimer is told what was known before it claimed.
+        #expect(state.handle(.claim(100)) == [.emit(ProxySignal([.accelerometerOrientation], to: [":1.1"])),
+                                              .emit(ProxySignal([.accelerometerTilt], to: [":1.1"])),
+                                              .holdSensor(.accelerometer), .awaitFresh(.accelerometer)])
+        #expect(state.handle(.fresh(.accelerometer)) == [.reply(100)])
         #expect(state.value(of: .accelerometerOrientation) == .text("normal"))
-        Self.claimed(in: &state)
         #expect(state.handle(.hub(.portrait)) == [])
         #expect(state.handle(.hub(.portrait) { $0.proximityAvailable = true; $0.proximityNear = false }) == [])
         Self.claimed(.proximity, by: ":1.2", in: &state)
@@ -155,8 +159,35 @@ extension SensorProxyState.Event {
         #expect(state.value(of: .accelerometerTilt) == .text("tilted-up"))
     }
 
+    /// iio-sensor-proxy 3.9's suite reads the values before any claim (integration-test.py's
+    /// poll-accel, poll-light, poll-proximity and input tests): its defaults, whatever orientd's
+    /// hub knows for socket clients. The first claim tells the claimer the real values, one
+    /// property a signal, and they are shown from then on, releases included (3.9 resets nothing).
+    @Test func valuesBeforeTheFirstClaimAreTheIncumbentsDefaults() {
+        var state = Self.withAccelerometer()
+        _ = state.handle(.hub(.landscapeLeft) { $0.lightAvailable = true; $0.light = AmbientLight(level: 42, unit: .lux)
+            $0.proximityAvailable = true; $0.proximityNear = true })
+        #expect(state.value(of: .hasAccelerometer) == .boolean(true))
+        #expect(state.value(of: .accelerometerOrientation) == .text("undefined"))
+        #expect(state.value(of: .accelerometerTilt) == .text("undefined"))
+        #expect(state.value(of: .lightLevel) == .number(0))
+        #expect(state.value(of: .lightLevelUnit) == .text("lux"))
+        #expect(state.value(of: .proximityNear) == .boolean(false))
+        #expect(state.value(of: .hasProximity) == .boolean(true))
+
+        let actions = state.handle(.claim(1))
+        #expect(actions.prefix(2) == [.emit(ProxySignal([.accelerometerOrientation], to: [":1.1"])),
+                                      .emit(ProxySignal([.accelerometerTilt], to: [":1.1"]))])
+        #expect(state.value(of: .accelerometerOrientation) == .text("right-up"))
+        #expect(state.value(of: .lightLevel) == .number(0), "the light is not claimed yet")
+        _ = state.handle(.release(2))
+        #expect(state.value(of: .accelerometerOrientation) == .text("right-up"))
+        #expect(!state.handle(.claim(3)).contains { if case .emit = $0 { true } else { false } }, "told once")
+    }
+
     @Test func anUnknownValueKeepsWhatWasShown() {
         var state = SensorProxyState()
+        _ = state.handle(.claim(9, .light))
         _ = state.handle(.hub { $0.lightAvailable = true; $0.light = AmbientLight(level: 120.5, unit: .lux) })
         #expect(state.value(of: .lightLevel) == .number(120.5))
         _ = state.handle(.hub { $0.lightAvailable = true; $0.light = nil })

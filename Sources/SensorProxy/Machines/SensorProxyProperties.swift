@@ -71,6 +71,11 @@ public enum ProxyProperty: Int32, CaseIterable, Sendable {
     case hasProximity, proximityNear
     case hasCompass, compassHeading
 
+    /// Whether it says the sensor is there (`Has…`), rather than what it reads.
+    public var isPresence: Bool {
+        [.hasAccelerometer, .hasAmbientLight, .hasProximity, .hasCompass].contains(self)
+    }
+
     /// The sensor whose claimers are told of a change.
     public var sensor: HubSensor {
         switch self {

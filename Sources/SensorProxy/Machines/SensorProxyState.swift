@@ -84,6 +84,8 @@ public struct SensorProxyState: Sendable {
     /// The sensors the hub was asked about (`awaitFresh`) and has not answered yet: one question
     /// a sensor at most, however often clients claim and release it.
     private var askedHub: Set<HubSensor> = []
+    /// The sensors claimed at least once since the start: their values are shown (`value(of:)`).
+    private var everClaimed: Set<HubSensor> = []
 
     public init(limits: ProxyLimits = ProxyLimits(), checksPolkit: Bool = false) {
         self.limits = limits
@@ -116,7 +118,18 @@ public struct SensorProxyState: Sendable {
         HubSensor.allCases.flatMap { heldClaims(of: $0).map(\.call) } + polkitQuestions.keys
     }
 
+    /// What a client reads: until a sensor's first claim, its values are iio-sensor-proxy's
+    /// defaults (`undefined`, 0 lux, far), as 3.9 shows them (it reads nothing before), whatever
+    /// the hub knows for its socket clients; whether it is there is always true.
     public func value(of property: ProxyProperty) -> ProxyValue {
+        guard property.isPresence || everClaimed.contains(property.sensor) else { return Self.unclaimed.stored(property) }
+        return stored(property)
+    }
+
+    /// Nothing claimed, nothing known: every default.
+    private static let unclaimed = SensorProxyState()
+
+    private func stored(_ property: ProxyProperty) -> ProxyValue {
         switch property {
         case .hasAccelerometer: .boolean(accelerometer.present)
         case .accelerometerOrientation: .text(accelerometer.orientation)
@@ -263,6 +276,12 @@ public struct SensorProxyState: Sendable {
         } else {
             guard claimers.count < limits.claimers else { return [.refuse(request.call, .tooManyClaimers)] }
             claimers.append((request.sender, [sensor]))
+        }
+        if everClaimed.insert(sensor).inserted {
+            // Its values were the defaults until now: a client that cached them (GDBus proxies
+            // do) is told what they are, one property a signal, as changes are told.
+            let shown = ProxyProperty.allCases.filter { $0.sensor == sensor && !$0.isPresence && stored($0) != Self.unclaimed.stored($0) }
+            actions += shown.map { .emit(ProxySignal([$0], to: claimers(of: sensor))) }
         }
         if claims[sensor, default: .unclaimed] == .unclaimed {
             claims[sensor] = .awaitingReading(held: [], settleBy: nil)
