@@ -22,11 +22,11 @@ let package = Package(
         .systemLibrary(name: "CLibIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         .systemLibrary(name: "CLibUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(name: "CLibSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-        .systemLibrary(name: "CLibEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CLibUmockdev", pkgConfig: "umockdev-1.0", providers: [.apt(["libumockdev-dev"])]),
 
-        // The only code that sees libiio, libudev, libevdev or sd-bus types; Swift gets opaque handles and C strings.
-        .target(name: "COrientdShim", dependencies: ["CLibIIO", "CLibUdev", "CLibSystemd", "CLibEvdev"]),
+        // The only code that sees libiio, libudev or sd-bus types (and the kernel's evdev ioctls);
+        // Swift gets opaque handles and C strings.
+        .target(name: "COrientdShim", dependencies: ["CLibIIO", "CLibUdev", "CLibSystemd"]),
 
         // Pure core: vectors, mount matrix, calibration, orientation, classifier. No I/O, no clocks.
         .target(name: "OrientationCore"),

@@ -236,3 +236,18 @@ private final class FakeDevice: DeviceFiles {
         #expect(found.refusals.isEmpty)
     }
 }
+
+/// An input device's capabilities as sysfs prints them: hexadecimal longs, the highest first.
+@Suite struct CapabilityBitsTests {
+    @Test func bitsAreReadFromTheLowestWordUp() {
+        let proximity = CapabilityBits("10e00")  // gpio-keys: SW_CAMERA_LENS_COVER, SW_FRONT_PROXIMITY, ...
+        #expect(proximity.contains(InputProximitySensor.frontProximity))
+        #expect(proximity.contains(9) && proximity.contains(16))
+        #expect(!proximity.contains(12) && !proximity.contains(0))
+        let accelerometer = CapabilityBits("7\n")
+        #expect([0, 1, 2].allSatisfy(accelerometer.contains) && !accelerometer.contains(3))
+        let twoWords = CapabilityBits("1 0")
+        #expect(twoWords.contains(MemoryLayout<Int>.size * 8) && !twoWords.contains(0))
+        #expect(!CapabilityBits("").contains(0))
+    }
+}

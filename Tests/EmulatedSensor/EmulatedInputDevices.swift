@@ -76,6 +76,7 @@ extension EmulatedAccelerometer {
         for (key, value) in eventProperties.sorted(by: { $0.key < $1.key }) { description += "E: \(key)=\(value)\n" }
         description += """
             A: dev=13:\(64 + event)\\n
+            L: device=../../\(path.split(separator: "/").last ?? "")
 
             P: \(path)
             E: SUBSYSTEM=input

@@ -58,7 +58,7 @@ enum PackagingChecks {
             #expect(info.standardOutput.contains("Package: orientd\n") && info.standardOutput.contains("Version: 0.1.0\n"))
             let depends = try run(executable: "/usr/bin/dpkg-deb", ["--field", package, "Depends"]).standardOutput
             let dependencies = depends.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")[0] }
-            for library in ["libiio0", "libudev1", "libsystemd0", "libevdev2", "libc6"] {
+            for library in ["libiio0", "libudev1", "libsystemd0", "libc6"] {
                 #expect(dependencies.contains(Substring(library)), "Depends: \(depends)")
             }
             #expect(depends.contains("libiio0 (>= 0.24)"), "Depends: \(depends)")

@@ -35,9 +35,10 @@ final class Daemon: @unchecked Sendable {
     /// Kept alive with the daemon: the emulated sysfs vanishes with it.
     private let sensor: EmulatedAccelerometer?
 
-    /// Starts orientd and waits until it answers on its socket.
+    /// Starts orientd (under `wrapper`, a command such as `umockdev-run -d FILE --`, if given)
+    /// and waits until it answers on its socket.
     init(sensor: EmulatedAccelerometer?, arguments: [String] = [], environment: [String: String] = [:],
-         socketPath: String? = nil, waitForSocket: Bool = true) throws {
+         socketPath: String? = nil, waitForSocket: Bool = true, wrapper: [String] = []) throws {
         self.sensor = sensor
         let scratch = makeScratchDirectory()
         directory = scratch
@@ -55,6 +56,10 @@ final class Daemon: @unchecked Sendable {
         // The rotation lock's state file too, so no test touches /var/lib/orientd.
         let state = arguments.contains("--state-file") ? [] : ["--state-file", scratch + "/state.json"]
         process.arguments = ["--socket", self.socketPath, "--log-level", "debug"] + configuration + state + arguments
+        if let command = wrapper.first {
+            process.executableURL = URL(fileURLWithPath: command)
+            process.arguments = wrapper.dropFirst() + [Products.path("orientd")] + (process.arguments ?? [])
+        }
         var env = ProcessInfo.processInfo.environment
         env["UMOCKDEV_DIR"] = nil
         env.merge(sensor?.environment ?? [:]) { $1 }

@@ -41,13 +41,20 @@ final class SensorProxyBench {
     var environment: [String: String] { bus.environment.merging(["LD_LIBRARY_PATH": directory]) { $1 } }
 
     /// orientd serving the D-Bus face on this bench's bus, reading `sensor`.
-    func orientd(_ sensor: EmulatedAccelerometer, arguments: [String] = ["--no-sensor-proxy-polkit"]) throws -> Daemon {
-        try Daemon(sensor: sensor, arguments: ["--sensor-proxy"] + arguments, environment: bus.environment)
+    func orientd(_ sensor: EmulatedAccelerometer?, arguments: [String] = ["--no-sensor-proxy-polkit"], wrapper: [String] = []) throws -> Daemon {
+        try Daemon(sensor: sensor, arguments: ["--sensor-proxy"] + arguments, environment: bus.environment, wrapper: wrapper)
     }
 
     /// iio-sensor-proxy itself on this bench's bus, reading `sensor`.
     func reference(_ sensor: EmulatedAccelerometer) throws -> ChildProcess {
         try ChildProcess(Reference.daemon, [], environment: sensor.environment.merging(environment) { $1 },
+                         standardError: directory + "/iio-sensor-proxy.log")
+    }
+
+    /// iio-sensor-proxy under `wrapper` (umockdev-run with a device and its ioctl recording, as
+    /// its own suite runs it), on this bench's bus.
+    func reference(wrapper: [String]) throws -> ChildProcess {
+        try ChildProcess(wrapper[0], Array(wrapper.dropFirst()) + [Reference.daemon], environment: environment,
                          standardError: directory + "/iio-sensor-proxy.log")
     }
 

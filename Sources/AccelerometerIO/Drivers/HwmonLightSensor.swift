@@ -4,7 +4,7 @@ import OrientationCore
 
 /// An hwmon ambient light sensor (Apple's applesmc, udev type `hwmon-als`): a `light` file holding
 /// "(A,B)", in an hwmon device's directory or (as applesmc has it) in its parent's, the platform
-/// device `device` links to; read as iio-sensor-proxy's hwmon-als driver reads it
+/// device `device` links to, found from either side; read as iio-sensor-proxy's hwmon-als driver reads it
 /// (`HwmonLightLevel`: percent of the range, `vendor` units). Local only: hwmon is not IIO, so no
 /// iiod board serves one.
 struct HwmonLightSensor: AmbientLightSource {
@@ -24,19 +24,28 @@ struct HwmonLightSensor: AmbientLightSource {
 
     var device: String { name.map { "\(sysname) (\($0))" } ?? sysname }
 
-    /// The first hwmon device with a `light` file, in the kernel's order; nil when there is none.
+    /// Platform devices, where applesmc's `light` file is (its hwmon device links to it), and
+    /// where iio-sensor-proxy looks for the device udev marks `hwmon-als`.
+    static let platformDirectory = "/sys/bus/platform/devices"
+
+    /// The first hwmon device with a `light` file, in the kernel's order, else the first platform
+    /// device with one; nil when there is none.
     static func discover() -> HwmonLightSensor? {
-        guard let directory = opendir(Self.directory) else { return nil }
-        defer { closedir(directory) }
+        first(in: directory, places: places) ?? first(in: platformDirectory, places: ["light"])
+    }
+
+    private static func first(in directory: String, places: [String]) -> HwmonLightSensor? {
+        guard let listing = opendir(directory) else { return nil }
+        defer { closedir(listing) }
         var names: [String] = []
-        while let entry = readdir(directory) {
+        while let entry = readdir(listing) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cText: $0.bindMemory(to: CChar.self)) }
             if !name.hasPrefix(".") { names.append(name) }
         }
         for sysname in names.sorted(by: kernelOrder) {
-            guard let place = places.first(where: { access("\(Self.directory)/\(sysname)/\($0)", F_OK) == 0 }) else { continue }
-            let name = (try? SysfsFile.read("\(Self.directory)/\(sysname)/name")).flatMap { $0 }
-            return HwmonLightSensor(sysname: sysname, name: name.map { printableExcerpt($0) }, path: "\(Self.directory)/\(sysname)/\(place)")
+            guard let place = places.first(where: { access("\(directory)/\(sysname)/\($0)", F_OK) == 0 }) else { continue }
+            let name = (try? SysfsFile.read("\(directory)/\(sysname)/name")).flatMap { $0 }
+            return HwmonLightSensor(sysname: sysname, name: name.map { printableExcerpt($0) }, path: "\(directory)/\(sysname)/\(place)")
         }
         return nil
     }

@@ -3,9 +3,10 @@ import OrientationCore
 
 /// An accelerometer of the input subsystem (udev `ID_INPUT_ACCELEROMETER=1`, evdev ABS_X, ABS_Y,
 /// ABS_Z: lis3lv02d laptops, older phone and tablet drivers), as iio-sensor-proxy's input-accel
-/// driver reads it: the kernel's current axis values, the mount matrix from udev's
-/// `ACCEL_MOUNT_MATRIX` (or the config file). The device is held open only while it is read
-/// (`goIdle` closes it: a polled input driver such as lis3lv02d stops polling its chip then).
+/// driver reads it: each reading opens the device, takes the kernel's current axis values (three
+/// EVIOCGABS) and closes it, so nothing is held between reads (a polled input driver such as
+/// lis3lv02d polls its chip only while it is open); the mount matrix from udev's
+/// `ACCEL_MOUNT_MATRIX` (or the config file).
 ///
 /// Scale: the evdev ABI gives an accelerometer axis's resolution in units per g; a driver that
 /// gives none is taken at iio-sensor-proxy's 256 units per g (its input-accel driver's).
@@ -14,15 +15,16 @@ public final class InputAccelerometer: AccelerometerSource {
 
     public let info: SensorInfo
     private let devnode: String
-    private var device: InputDevice?
 
-    /// The first input accelerometer on this machine, opened; nil when there is none.
+    /// The first input accelerometer on this machine that answers, read once; nil when there is
+    /// none. A device whose capabilities say it lacks an axis is passed over.
     static func openFirst(configured: [String: DeviceSettings], logger: Logger) -> InputAccelerometer? {
         for devnode in InputDevice.devnodes(withProperty: "ID_INPUT_ACCELEROMETER") {
+            let sysname = InputDevice.sysname(of: devnode)
+            guard InputDevice.has([0, 1, 2], "abs", sysname: sysname) != false else { continue }
             do {
-                let device = try InputDevice(devnode: devnode)
-                guard device.isAccelerometer else { continue }
-                return InputAccelerometer(device: device, configured: configured, logger: logger)
+                let resolution = try InputDevice.axes(at: devnode).resolution
+                return InputAccelerometer(devnode: devnode, resolution: resolution, configured: configured, logger: logger)
             } catch {
                 logger.warning("\(error); looking for another accelerometer")
             }
@@ -30,11 +32,10 @@ public final class InputAccelerometer: AccelerometerSource {
         return nil
     }
 
-    private init(device: InputDevice, configured: [String: DeviceSettings], logger: Logger) {
-        self.device = device
-        devnode = device.devnode
-        let sysname = device.sysname
-        let name = printableExcerpt(device.name, limit: 60)
+    private init(devnode: String, resolution: Int32, configured: [String: DeviceSettings], logger: Logger) {
+        self.devnode = devnode
+        let sysname = InputDevice.sysname(of: devnode)
+        let name = InputDevice.name(of: sysname)
         let id = "local:/input/\(name.isEmpty ? sysname : name)"
         let configuredMatrix = configured[id]?.mountMatrix.map { MountMatrixCandidate.configured($0, key: id) }
         let matrix = MountMatrixSelection(choosingFrom: (configuredMatrix.map { [$0] } ?? []) + [
@@ -42,7 +43,6 @@ public final class InputAccelerometer: AccelerometerSource {
                                  text: UdevProperties.value("ACCEL_MOUNT_MATRIX", subsystem: "input", sysname: sysname)),
         ])
         matrix.warnAboutRejected(logger)
-        let resolution = device.resolution
         let countsPerG = resolution > 0 ? Double(resolution) : Self.countsPerGWithoutResolution
         let axis = AxisCalibration(scale: 9.80665 / countsPerG)
         let location = configured[id]?.location
@@ -58,14 +58,10 @@ public final class InputAccelerometer: AccelerometerSource {
 
     public func readCalibrated() throws(SensorReadError) -> Vector3 {
         do {
-            if device == nil { device = try InputDevice(devnode: devnode) }
-            let (x, y, z) = try device!.readAxes()
+            let ((x, y, z), _) = try InputDevice.axes(at: devnode)
             return info.calibration.acceleration(fromRaw: Vector3(Double(x), Double(y), Double(z)))
         } catch {
-            device = nil
             throw .unreadable(attribute: "the axes of \(devnode)", reason: "\(error)")
         }
     }
-
-    public func goIdle() { device = nil }
 }

@@ -11,11 +11,16 @@ struct InputProximitySensor: AmbientProximitySource {
     let sysname: String
     let name: String
 
-    /// The first input device with SW_FRONT_PROXIMITY on this machine; nil when there is none.
+    /// SW_FRONT_PROXIMITY's code (linux/input-event-codes.h).
+    static let frontProximity = 0x0b
+
+    /// The first input device whose capabilities say it has SW_FRONT_PROXIMITY, as
+    /// iio-sensor-proxy finds one (nothing is asked of the device itself); nil when there is none.
     static func discover() -> InputProximitySensor? {
         for devnode in InputDevice.devnodes(withProperty: "ID_INPUT_SWITCH") {
-            guard let device = try? InputDevice(devnode: devnode), device.hasProximitySwitch else { continue }
-            return InputProximitySensor(devnode: devnode, sysname: device.sysname, name: printableExcerpt(device.name, limit: 60))
+            let sysname = InputDevice.sysname(of: devnode)
+            guard InputDevice.has([frontProximity], "sw", sysname: sysname) == true else { continue }
+            return InputProximitySensor(devnode: devnode, sysname: sysname, name: InputDevice.name(of: sysname))
         }
         return nil
     }

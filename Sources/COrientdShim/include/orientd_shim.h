@@ -90,25 +90,12 @@ ssize_t orientd_udev_sensor_hwdb_match(const char *sysname, char *buffer, size_t
 /// The /sys path of the device SUBSYSTEM/SYSNAME; returns its length or a negative errno value.
 ssize_t orientd_udev_device_syspath(const char *subsystem, const char *sysname, char *buffer, size_t length);
 
-typedef struct orientd_evdev orientd_evdev;
-
-/// Opens an input device node ("/dev/input/event7", as udev names it) with libevdev. On
-/// failure returns NULL and stores a positive errno value in *error.
-orientd_evdev *orientd_evdev_open(const char *devnode, int *error);
-void orientd_evdev_close(orientd_evdev *device);
-/// The device's name, as the driver gives it.
-const char *orientd_evdev_name(const orientd_evdev *device);
-/// Whether it has ABS_X, ABS_Y and ABS_Z: an accelerometer.
-bool orientd_evdev_is_accelerometer(const orientd_evdev *device);
-/// ABS_X's resolution: units per g for an accelerometer, 0 when the driver gives none.
-int orientd_evdev_resolution(const orientd_evdev *device);
-/// Whether it has the switch SW_FRONT_PROXIMITY.
-bool orientd_evdev_has_proximity_switch(const orientd_evdev *device);
-/// The current ABS_X, ABS_Y and ABS_Z. Returns 0, or a negative errno value.
-int orientd_evdev_read_axes(const orientd_evdev *device, int32_t values[3]);
+/// ABS_X, ABS_Y and ABS_Z of the input device node DEVNODE ("/dev/input/event7") now, and ABS_X's
+/// resolution (units per g for an accelerometer, 0 when the driver gives none): the node is opened
+/// for these three EVIOCGABS and closed. Returns 0, or a negative errno value.
+int orientd_evdev_read_axes_at(const char *devnode, int32_t values[3], int32_t *resolution);
 /// SW_FRONT_PROXIMITY of the device node DEVNODE now: 1 near, 0 far, or a negative errno value.
-/// The node is opened for this one question (an open, an ioctl, a close: no libevdev set-up, and
-/// nothing held between polls).
+/// The node is opened for this one question (an open, one EVIOCGSW, a close: nothing held between polls).
 int orientd_evdev_proximity_at(const char *devnode);
 
 /// The event device nodes ("/dev/input/event7") of the devices in subsystem input whose udev

@@ -1,1 +1,0 @@
-#include <libevdev/libevdev.h>
