@@ -207,3 +207,243 @@ extension IntegrationTests {
         }
     }
 }
+
+extension IntegrationTests.SensorProxySpecificationTests {
+    /// One step of a scenario, as the suite writes it.
+    enum Step: Sendable {
+        /// `Get` at once (after a claim too: 3.6 and later answer a claim once the sensor was read).
+        case get(String, String)
+        /// `Get` until it reads so, for five seconds (the suite's assertEventually).
+        case eventually(String, String)
+        case claim(String)
+        /// A sysfs file of the device is written, as the kernel changes it.
+        case set(String, String)
+        /// A sysfs file of the device reads so (what the daemon wrote into it).
+        case file(String, String)
+        /// The device's buffer yields scans of these raw x, y, z from now on.
+        case scans(Int16, Int16, Int16)
+    }
+
+    /// One of the suite's scenarios: the IIO device it adds (attributes and udev properties),
+    /// whether its buffer is a FIFO the test fills, the daemon's environment, the steps.
+    struct Scenario: Sendable, CustomTestStringConvertible {
+        let name: String
+        var attributes: [String: String]
+        var properties: [String: String]
+        var otherDevices = ""
+        var buffered = false
+        var environment: [String: String] = [:]
+        let steps: [Step]
+        var testDescription: String { name }
+    }
+
+    static let pollAccelerometer = ["in_accel_x_raw": "0", "in_accel_y_raw": "-25.6", "in_accel_z_raw": "0", "in_accel_scale": "10",
+                                    "sampling_frequency": "5.2", "name": "IIO Test Accelerometer"]
+    static let accelerometerType = ["NAME": "\"IIO Accelerometer\"", "IIO_SENSOR_PROXY_TYPE": "iio-poll-accel"]
+    static let proximity = ["in_proximity_nearlevel": "128", "name": "IIO Test Proximity Sensor"]
+    static let proximityType = ["NAME": "\"IIO Proximity Sensor\"", "IIO_SENSOR_PROXY_TYPE": "iio-poll-proximity"]
+    /// The suite's buffered accelerometer: x, y, z as le:s16/32, a timestamp, no scale.
+    static let bufferAccelerometer: [String: String] = {
+        var attributes = ["name": "IIO Test Accelerometer", "buffer/enable": "0", "trigger/current_trigger": ""]
+        for (index, channel) in ["accel_x", "accel_y", "accel_z", "timestamp"].enumerated() {
+            attributes["scan_elements/in_\(channel)_en"] = "0"
+            attributes["scan_elements/in_\(channel)_index"] = String(index)
+            attributes["scan_elements/in_\(channel)_type"] = channel == "timestamp" ? "le:s64/64>>0" : "le:s16/32>>0"
+        }
+        return attributes
+    }()
+    static let bufferType = ["NAME": "\"IIO Accelerometer\"", "IIO_SENSOR_PROXY_TYPE": "iio-buffer-accel"]
+    static let trigger = "P: /devices/platform/orientd-test/trigger0\nE: SUBSYSTEM=iio\nA: name=accel_3d-dev0\\n\n"
+    /// The suite's recorded scans: its orientation-normal.bin and the last of orientation-left-up.bin.
+    static let normalScan: Step = .scans(103, -919, -385)
+    static let leftUpScan: Step = .scans(840, -238, -201)
+    static let french = ["LC_NUMERIC": "fr_FR.UTF-8", "LC_ALL": "fr_FR.UTF-8"]
+
+    static let scenarios: [Scenario] = [
+        Scenario(name: "test_iio_poll_accel", attributes: pollAccelerometer, properties: accelerometerType, steps: [
+            .get("HasAmbientLight", "false"), .get("HasAccelerometer", "true"),
+            .get("AccelerometerOrientation", "undefined"), .get("AccelerometerTilt", "undefined"),
+            .file("sampling_frequency", "10"),
+            .claim("Accelerometer"), .get("AccelerometerOrientation", "normal"), .get("AccelerometerTilt", "vertical"),
+            .set("in_accel_x_raw", "-25.6"), .set("in_accel_y_raw", "0"), .eventually("AccelerometerOrientation", "right-up"),
+            .set("in_accel_z_raw", "-25.6"), .eventually("AccelerometerTilt", "tilted-down"),
+            .set("in_accel_z_raw", "72.4"), .eventually("AccelerometerTilt", "face-up"),
+        ]),
+        Scenario(name: "test_iio_poll_light",
+                 attributes: ["integration_time": "1", "in_illuminance_input": "10", "in_illuminance_scale": "1.0"],
+                 properties: ["NAME": "\"IIO Light Sensor\"", "IIO_SENSOR_PROXY_TYPE": "iio-poll-als"], steps: [
+            .get("HasAmbientLight", "true"), .get("HasAccelerometer", "false"),
+            .get("LightLevelUnit", "lux"), .get("LightLevel", "0"),
+            .claim("Light"), .get("LightLevel", "10"), .get("LightLevelUnit", "lux"),
+            .set("in_illuminance_input", "30"), .eventually("LightLevel", "30"),
+        ]),
+        Scenario(name: "test_iio_poll_proximity", attributes: proximity.merging(["in_proximity_raw": "256"]) { $1 },
+                 properties: proximityType, steps: [
+            .get("HasAmbientLight", "false"), .get("HasAccelerometer", "false"), .get("HasProximity", "true"),
+            .get("ProximityNear", "false"),
+            .claim("Proximity"), .get("ProximityNear", "true"),
+            .set("in_proximity_raw", "0"), .eventually("ProximityNear", "false"),
+            .set("in_proximity_raw", "129"), .eventually("ProximityNear", "true"),
+            .set("in_proximity_raw", "127"), .eventually("ProximityNear", "true"),
+        ]),
+        Scenario(name: "test_iio_poll_proximity0", attributes: proximity.merging(["in_proximity0_raw": "256"]) { $1 },
+                 properties: proximityType, steps: [
+            .get("HasAmbientLight", "false"), .get("HasAccelerometer", "false"), .get("HasProximity", "true"),
+            .get("ProximityNear", "false"),
+            .claim("Proximity"), .get("ProximityNear", "true"),
+            .set("in_proximity0_raw", "0"), .eventually("ProximityNear", "false"),
+            .set("in_proximity0_raw", "129"), .eventually("ProximityNear", "true"),
+            .set("in_proximity0_raw", "127"), .eventually("ProximityNear", "true"),
+        ]),
+        Scenario(name: "test_iio_buffer_accel", attributes: bufferAccelerometer, properties: bufferType, otherDevices: trigger,
+                 buffered: true, steps: [
+            normalScan,
+            .get("HasAmbientLight", "false"), .get("HasAccelerometer", "true"),
+            .get("AccelerometerOrientation", "undefined"), .file("buffer/enable", "0"),
+            .claim("Accelerometer"), .eventually("AccelerometerOrientation", "normal"),
+            .file("buffer/enable", "1"), .file("scan_elements/in_accel_x_en", "1"),
+            .file("scan_elements/in_accel_y_en", "1"), .file("scan_elements/in_accel_z_en", "1"),
+            leftUpScan, .eventually("AccelerometerOrientation", "left-up"),
+            normalScan, .eventually("AccelerometerOrientation", "normal"),
+        ]),
+        Scenario(name: "test_driver_buffer_without_trigger",
+                 attributes: bufferAccelerometer.filter { $0.key != "trigger/current_trigger" }, properties: bufferType,
+                 buffered: true, steps: [
+            normalScan, .get("HasAmbientLight", "false"), .get("HasAccelerometer", "true"),
+            .claim("Accelerometer"), .eventually("AccelerometerOrientation", "normal"),
+        ]),
+        Scenario(name: "test_iio_broken_buffer_accel", attributes: bufferAccelerometer,
+                 properties: ["NAME": "\"IIO Accelerometer\"", "IIO_SENSOR_PROXY_TYPE": "iio-buffer-accel iio-poll-accel"],
+                 otherDevices: trigger, steps: [
+            .get("HasAccelerometer", "true"),
+        ]),
+        Scenario(name: "test_iio_scale_decimal_separator",
+                 attributes: bufferAccelerometer.merging(["in_accel_scale": "0.000010", "in_accel_offset": "0.0",
+                                                          "in_accel_mount_matrix": "1, 0, 0; 0, 1, 0; 0, 0, 1"]) { $1 },
+                 properties: bufferType, otherDevices: trigger, buffered: true, environment: french, steps: [
+            normalScan, .get("HasAccelerometer", "true"), .claim("Accelerometer"),
+        ]),
+        Scenario(name: "test_iio_scale_decimal_separator_offset",
+                 attributes: bufferAccelerometer.merging(["in_accel_scale": "0.000010", "in_accel_x_offset": "0.0",
+                                                          "in_accel_mount_matrix": "1, 0, 0; 0, 1, 0; 0, 0, 1"]) { $1 },
+                 properties: bufferType, otherDevices: trigger, buffered: true, environment: french, steps: [
+            normalScan, .get("HasAccelerometer", "true"),
+        ]),
+        Scenario(name: "test_sampling_freq_available_integer",
+                 attributes: ["in_accel_x_raw": "0", "in_accel_y_raw": "-256000000", "in_accel_z_raw": "0", "in_accel_scale": "0.000001",
+                              "sampling_frequency": "5.2", "sampling_frequency_available": "3 6 12 25 50 100 200 400 800 1600",
+                              "name": "IIO Test Accelerometer"],
+                 properties: accelerometerType, steps: [
+            .get("HasAccelerometer", "true"), .file("sampling_frequency", "12"),
+        ]),
+        Scenario(name: "test_sampling_freq_available_double",
+                 attributes: ["in_accel_x_raw": "0", "in_accel_y_raw": "-256000000", "in_accel_z_raw": "0", "in_accel_scale": "0.000001",
+                              "sampling_frequency": "5.2",
+                              "sampling_frequency_available": "800.000000 400.000000 200.000000 100.000000 50.000000 12.500000 6.250000 1.560000",
+                              "name": "IIO Test Accelerometer"],
+                 properties: accelerometerType, steps: [
+            .get("HasAccelerometer", "true"), .file("sampling_frequency", "12.5"),
+        ]),
+        Scenario(name: "test_iio_scale_decimal_separator2",
+                 attributes: ["in_accel_x_raw": "0", "in_accel_y_raw": "-256000000", "in_accel_z_raw": "0", "in_accel_scale": "0.000001",
+                              "sampling_frequency": "5.2", "name": "IIO Test Accelerometer"],
+                 properties: accelerometerType, environment: french, steps: [
+            .claim("Accelerometer"), .get("AccelerometerOrientation", "normal"),
+            .set("in_accel_x_raw", "-256000000"), .set("in_accel_y_raw", "0"), .eventually("AccelerometerOrientation", "right-up"),
+        ]),
+    ]
+
+    /// A client that keeps its claims: it reads `claim SENSOR` and `get PROPERTY` lines and prints
+    /// each answer (booleans in lower case, numbers as the suite's int() reads them).
+    static let claimer = """
+        import dbus, sys
+        bus = dbus.SystemBus()
+        proxy = bus.get_object("net.hadess.SensorProxy", "/net/hadess/SensorProxy")
+        for line in sys.stdin:
+            verb, name = line.split()
+            if verb == "claim":
+                getattr(proxy, "Claim" + name)(dbus_interface="net.hadess.SensorProxy")
+                print("claimed", flush=True)
+            else:
+                value = proxy.Get("net.hadess.SensorProxy", name, dbus_interface="org.freedesktop.DBus.Properties")
+                if isinstance(value, dbus.Boolean): value = "true" if value else "false"
+                elif isinstance(value, dbus.Double): value = int(value)
+                print(value, flush=True)
+        """
+
+    @Test("iio-sensor-proxy 3.9's scenarios on orientd's D-Bus face", arguments: scenarios)
+    func scenario(_ scenario: Scenario) throws {
+        let sensor = try EmulatedAccelerometer(attributes: scenario.attributes, properties: scenario.properties,
+                                               otherDevices: scenario.otherDevices)
+        let scans = ScanStream(sensor)
+        defer { scans.stop() }
+        if scenario.buffered { try sensor.makeScanFIFO() }
+        let bench = try SensorProxyBench()
+        let daemon = try Daemon(sensor: sensor, arguments: ["--sensor-proxy", "--no-sensor-proxy-polkit"],
+                                environment: bench.environment.merging(scenario.environment) { $1 })
+        #expect(Self.property("HasAccelerometer", on: bench) != nil, "\(daemon.log)")
+        let client = try ChildProcess("/usr/bin/python3", ["-u", "-c", Self.claimer], environment: bench.environment,
+                                      standardError: bench.directory + "/claimer.log", writableInput: true)
+        defer { client.stop() }
+        func ask(_ line: String) -> String? {
+            let seen = client.output.count
+            client.writeInput(line + "\n")
+            guard client.waitForLines(seen + 1, timeout: 10) else { return nil }
+            return client.output[seen].text
+        }
+        for step in scenario.steps {
+            switch step {
+            case .get(let name, let expected):
+                let value = ask("get \(name)")
+                #expect(value == expected, "\(scenario.name): \(name) is \(value ?? "unanswered"), not \(expected)\n\(daemon.log)")
+            case .eventually(let name, let expected):
+                var value: String?
+                let reached = waitUntil(timeout: 5, every: 0.1) { value = ask("get \(name)"); return value == expected }
+                #expect(reached, "\(scenario.name): \(name) is \(value ?? "unanswered"), not \(expected) after 5 s\n\(daemon.log)")
+            case .claim(let sensorName):
+                #expect(ask("claim \(sensorName)") == "claimed", "\(scenario.name)\n\(daemon.log)")
+            case .set(let file, let value):
+                sensor.set(file, value)
+            case .file(let file, let expected):
+                let reached = waitUntil(timeout: 5) { sensor.value(of: file) == expected }
+                #expect(reached, "\(scenario.name): \(file) is \(sensor.value(of: file) ?? "missing"), not \(expected)\n\(daemon.log)")
+            case .scans(let x, let y, let z):
+                scans.stream(x, y, z)
+            }
+        }
+        #expect(daemon.process.isRunning)
+    }
+}
+
+/// The suite's buffered accelerometer capturing at 50 Hz: each scan x, y, z as le:s16/32, then a
+/// le:s64 timestamp, into the device node's FIFO, from the first `stream` on.
+final class ScanStream: @unchecked Sendable {
+    private let lock = NSLock()
+    private var raw: (Int16, Int16, Int16)?
+    private var running = true
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ sensor: EmulatedAccelerometer) {
+        Thread.detachNewThread { [self] in
+            var time: Int64 = 1_000_000_000
+            while lock.withLock({ running }) {
+                if let (x, y, z) = lock.withLock({ raw }) {
+                    var bytes: [UInt8] = []
+                    for value in [Int32(x), Int32(y), Int32(z), 0] { bytes += withUnsafeBytes(of: value.littleEndian, Array.init) }
+                    bytes += withUnsafeBytes(of: time.littleEndian, Array.init)
+                    sensor.appendScanBytes(bytes)
+                }
+                time += 20_000_000
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            done.signal()
+        }
+    }
+
+    func stream(_ x: Int16, _ y: Int16, _ z: Int16) { lock.withLock { raw = (x, y, z) } }
+
+    func stop() {
+        lock.withLock { running = false }
+        done.wait()
+    }
+}
