@@ -170,3 +170,15 @@ import Testing
         #expect(parseDecimal(text) == value)
     }
 }
+
+/// A part with x and y only: z is what gravity leaves over, the screen taken to face up.
+@Suite struct TwoAxisReadingTests {
+    @Test func zIsWhatGravityLeavesOver() {
+        let g = 9.80665
+        #expect(TwoAxisReading.completed(x: 0, y: -g) == Vector3(0, -g, 0))
+        #expect(TwoAxisReading.completed(x: 0, y: 0) == Vector3(0, 0, g))
+        let leaning = TwoAxisReading.completed(x: 0, y: -g / 2)
+        #expect(abs(leaning.magnitude - g) < 1e-9 && leaning.z > 0)
+        #expect(TwoAxisReading.completed(x: 2 * g, y: 0) == Vector3(2 * g, 0, 0), "a shake: no z")
+    }
+}

@@ -39,6 +39,62 @@ extension IntegrationTests {
             }
         }
 
+        /// Debian's iio-sensor-proxy 3.0 on every layout, beside orientd: claimed, it reads the
+        /// display's sensor and turns from portrait to landscapeLeft (one turn: it polls every
+        /// 0.7 s), except where `KernelDriverZoo.incumbentFails` says, and there it does not (so the table stays
+        /// true). Its udev type is what its own rule gives the layout's files.
+        @Test func iioSensorProxyOnEveryLayout() throws {
+            try #require(Reference.isUnpacked, "iio-sensor-proxy is not in .build/iio-sensor-proxy: run scripts/setup")
+            let layouts = KernelDriverZoo.layouts
+            let results = NIOLockedValueBox([String: [String]]())
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = Self.atOnce
+            for layout in layouts {
+                queue.addOperation {
+                    let problems = (try? Self.incumbentProblems(turning: layout)) ?? ["could not be emulated or started"]
+                    results.withLockedValue { $0[layout.description, default: []] += problems }
+                }
+            }
+            queue.waitUntilAllOperationsAreFinished()
+            let all = results.withLockedValue { $0 }
+            for layout in layouts {
+                let problems = all[layout.description] ?? []
+                let fails = KernelDriverZoo.incumbentFails[layout.description] != nil
+                #expect(problems.isEmpty != fails, "\(layout) on iio-sensor-proxy 3.0:\n\(problems.joined(separator: "\n"))")
+            }
+        }
+
+        static func incumbentProblems(turning layout: KernelDriverLayout) throws -> [String] {
+            let device = try ZooDevice(layout, incumbentTypes: true)
+            defer { device.stop() }
+            let bench = try SensorProxyBench()
+            let reference = try ChildProcess(Reference.daemon, [], environment: device.sensor.environment.merging(bench.environment) { $1 },
+                                             standardError: bench.directory + "/iio-sensor-proxy.log")
+            defer { reference.stop() }
+            var log: String { (try? String(contentsOfFile: bench.directory + "/iio-sensor-proxy.log", encoding: .utf8)) ?? "" }
+            guard waitUntil(timeout: 10, { bench.property("HasAccelerometer") != nil }) else { return ["never took its name", "log:\n\(log)"] }
+            guard bench.property("HasAccelerometer") == "b true" else { return ["no accelerometer", "log:\n\(log)"] }
+            let client = try ChildProcess("/usr/bin/python3", ["-u", "-c", IntegrationTests.SensorProxySpecificationTests.claimer],
+                                          environment: bench.environment, standardError: bench.directory + "/claimer.log", writableInput: true)
+            defer { client.stop() }
+            func ask(_ line: String) -> String? {
+                let seen = client.output.count
+                client.writeInput(line + "\n")
+                guard client.waitForLines(seen + 1, timeout: 10) else { return nil }
+                return client.output[seen].text
+            }
+            var problems: [String] = []
+            if ask("claim Accelerometer") != "claimed" { problems.append("the claim was not answered") }
+            for (turn, name) in [(Orientation.portrait, "normal"), (.landscapeLeft, "right-up")] {
+                device.turn(to: turn)
+                var value: String?
+                if !waitUntil(timeout: 6, every: 0.2, { value = ask("get AccelerometerOrientation"); return value == name }) {
+                    problems.append("did not turn to \(name) (\(value ?? "unanswered"))")
+                }
+            }
+            return problems.isEmpty ? [] : problems + ["log:\n\(log)"]
+        }
+
         /// What went wrong turning `layout` through `turns`: nothing when orientd followed.
         static func problems(turning layout: KernelDriverLayout) throws -> [String] {
             let device = try ZooDevice(layout)
@@ -63,7 +119,8 @@ extension IntegrationTests {
             if status?["device"]?.stringValue?.hasPrefix("iio:device0") != true || status?["location"]?.stringValue != "display" {
                 problems.append("the display sensor is not the one read: \(String(describing: status))")
             }
-            if layout.scanType != nil, device.sensor.value(of: "buffer/enable") != "1" {
+            // A buffer holds scans of x, y and z; a part without z is polled.
+            if layout.scanType != nil, layout.axes.count == 3, device.sensor.value(of: "buffer/enable") != "1" {
                 problems.append("not read through its buffer")
             }
             // The driver's own scale is found wherever it is shared; only a driver with none is
@@ -88,18 +145,23 @@ final class ZooDevice: @unchecked Sendable {
     private var running = true
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ layout: KernelDriverLayout) throws {
+    /// `incumbentTypes`: give each accelerometer the udev type iio-sensor-proxy's rule would.
+    init(_ layout: KernelDriverLayout, incumbentTypes: Bool = false) throws {
         self.layout = layout
         var others = ""
         if layout.pair != nil {
-            others += layout.description(path: EmulatedAccelerometer.baseDevicePath, sysname: "iio:device1",
-                                         raw: layout.rawCounts(for: .faceUp), base: true) + "\n"
+            var base = layout.description(path: EmulatedAccelerometer.baseDevicePath, sysname: "iio:device1",
+                                          raw: layout.rawCounts(for: .faceUp), base: true)
+            if incumbentTypes { base = base.replacingOccurrences(of: "E: SUBSYSTEM=iio\n", with: "E: SUBSYSTEM=iio\nE: IIO_SENSOR_PROXY_TYPE=\(Self.incumbentType(layout))\n") }
+            others += base + "\n"
         }
         for (index, trigger) in layout.triggers.enumerated() {
             others += "P: /devices/platform/orientd-test/trigger\(index)\nE: SUBSYSTEM=iio\nA: name=\(trigger)\\n\n\n"
         }
+        var properties = layout.udevProperties()
+        if incumbentTypes { properties["IIO_SENSOR_PROXY_TYPE"] = Self.incumbentType(layout) }
         sensor = try EmulatedAccelerometer(attributes: layout.files(raw: layout.rawCounts(for: .portrait)),
-                                           properties: layout.udevProperties(), otherDevices: others)
+                                           properties: properties, otherDevices: others)
         guard layout.scanType != nil else {
             done.signal()
             return
@@ -119,6 +181,15 @@ final class ZooDevice: @unchecked Sendable {
             }
             done.signal()
         }
+    }
+
+    /// The type iio-sensor-proxy's udev rule (80-iio-sensor-proxy.rules) gives the layout's
+    /// files: iio-poll-accel for the three raw files, iio-buffer-accel for the three scan elements.
+    static func incumbentType(_ layout: KernelDriverLayout) -> String {
+        let files = layout.files(raw: Vector3(0, 0, 0))
+        let poll = ["x", "y", "z"].allSatisfy { files["in_accel_\($0)_raw"] != nil }
+        let buffer = ["x", "y", "z"].allSatisfy { files["scan_elements/in_accel_\($0)_en"] != nil }
+        return [poll ? "iio-poll-accel" : nil, buffer ? "iio-buffer-accel" : nil].compactMap { $0 }.joined(separator: " ")
     }
 
     /// The display's accelerometer turned: its raw files, and the scans from now on.

@@ -29,9 +29,16 @@ import Testing
         var isReading: Bool { true }
     }
 
-    /// The D-Bus face's machine, fed what the hub tells its observers.
+    /// The D-Bus face's machine, fed what the hub tells its observers, with a client that has
+    /// claimed every sensor (before any claim, its values read as iio-sensor-proxy's defaults).
     final class ProxyView: Sendable {
-        private let state = NIOLockedValueBox(SensorProxyState())
+        private let state: NIOLockedValueBox<SensorProxyState> = {
+            var state = SensorProxyState()
+            for (call, sensor) in HubSensor.allCases.enumerated() {
+                _ = state.handle(.called(ProxyRequest(ProxyCall(call + 1), from: ":1.1", claiming: true, sensor), at: 0))
+            }
+            return NIOLockedValueBox(state)
+        }()
         func show(_ facts: HubFacts) { state.withLockedValue { _ = $0.handle(.facts(facts)) } }
         func value(of property: ProxyProperty) -> ProxyValue { state.withLockedValue { $0.value(of: property) } }
     }

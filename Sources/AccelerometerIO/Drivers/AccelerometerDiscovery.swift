@@ -3,6 +3,8 @@ import OrientationCore
 /// Finds the accelerometer that follows the screen among the devices of an IIO context.
 public enum AccelerometerDiscovery {
     public static let axes = ["accel_x", "accel_y", "accel_z"]
+    /// The axes an accelerometer must have: a few parts have no z (`TwoAxisReading`).
+    public static let neededAxes = ["accel_x", "accel_y"]
 
     /// An accelerometer device and where it sits.
     public struct Found {
@@ -13,10 +15,10 @@ public enum AccelerometerDiscovery {
         public var location: SensorLocation { declaredLocation ?? .display }
     }
 
-    /// Every device with accel_x, accel_y and accel_z input channels.
+    /// Every device with accel_x and accel_y input channels (and accel_z, but for a few parts).
     public static func accelerometers(in context: IIOContext) -> [Found] {
         context.devices
-            .filter { device in axes.allSatisfy { context.hasInputChannel($0, on: device) } }
+            .filter { device in neededAxes.allSatisfy { context.hasInputChannel($0, on: device) } }
             .map { Found(device: $0, declaredLocation: location(of: $0, in: context)) }
     }
 
@@ -73,6 +75,6 @@ public struct DiscoveryError: Error, CustomStringConvertible {
             let base = baseOnly.map(\.description).joined(separator: ", ")
             return "no display accelerometer in IIO context '\(uri)': only base accelerometers (\(base)), which do not follow the screen; \(seen)"
         }
-        return "no accelerometer (device with accel_x, accel_y, accel_z channels) in IIO context '\(uri)'; \(seen)"
+        return "no accelerometer (device with accel_x and accel_y channels) in IIO context '\(uri)'; \(seen)"
     }
 }

@@ -23,7 +23,7 @@ struct IIODeviceFiles: DeviceFiles {
     var sysname: String? { context.isLocal ? device.id : nil }
 
     var isAccelerometer: Bool {
-        AccelerometerDiscovery.axes.allSatisfy { context.hasInputChannel($0, on: device) }
+        AccelerometerDiscovery.neededAxes.allSatisfy { context.hasInputChannel($0, on: device) }
     }
 
     func read(_ file: String) throws(IIOError) -> String? { try context.attributeFile(file, on: device) }

@@ -12,6 +12,8 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     private var buffer: IIOBuffer?
     /// Set when the driver gives no scale: the scale its first reading gives.
     private var unscaled: ScaleFromReadings?
+    /// Whether the part has a z axis; without, z is completed (`TwoAxisReading`).
+    private let hasZ: Bool
 
     /// Opens the context at `uri` and every accelerometer in it, the display one first; throws
     /// when there is no display accelerometer, or when it reports a calibration that cannot be
@@ -54,9 +56,12 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         let configured = configuredMatrix.map { MountMatrixCandidate.configured($0.matrix, key: $0.key) }
         let matrix = MountMatrixSelection(choosingFrom: (configured.map { [$0] } ?? []) + Self.mountMatrixCandidates(for: device, in: context))
         matrix.warnAboutRejected(logger)
-        let axes = try AccelerometerDiscovery.axes.map { channel throws(CalibrationRefusal) in
+        hasZ = context.hasInputChannel("accel_z", on: device)
+        let channels = hasZ ? AccelerometerDiscovery.axes : AccelerometerDiscovery.neededAxes
+        var axes = try channels.map { channel throws(CalibrationRefusal) in
             try Self.calibration(of: channel, on: device, in: context)
         }
+        if !hasZ { axes.append((AxisCalibration(), axes[0].hasScale)) }
         let calibration = AccelerometerCalibration(x: axes[0].calibration, y: axes[1].calibration, z: axes[2].calibration)
         // No scale file on any axis (Samsung's ssp sensor hub): counts of unknown size.
         unscaled = axes.allSatisfy { !$0.hasScale } ? ScaleFromReadings() : nil
@@ -71,14 +76,16 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     }
 
     public func readCalibrated() throws(SensorReadError) -> Vector3 {
-        let raw = Vector3(try readRaw("accel_x"), try readRaw("accel_y"), try readRaw("accel_z"))
+        let raw = Vector3(try readRaw("accel_x"), try readRaw("accel_y"), hasZ ? try readRaw("accel_z") : 0)
         return acceleration(fromRaw: raw)
     }
 
-    /// (raw + offset) × scale: the driver's scale, or where it gives none, the readings' own.
+    /// (raw + offset) × scale: the driver's scale, or where it gives none, the readings' own;
+    /// a part without z has it completed.
     private func acceleration(fromRaw raw: Vector3) -> Vector3 {
-        let scaled = info.calibration.acceleration(fromRaw: raw)
-        return unscaled?.acceleration(fromCounts: scaled) ?? scaled
+        let calibrated = info.calibration.acceleration(fromRaw: raw)
+        let scaled = unscaled?.acceleration(fromCounts: calibrated) ?? calibrated
+        return hasZ ? scaled : TwoAxisReading.completed(x: scaled.x, y: scaled.y)
     }
 
     static func noScaleNote(_ device: IIODevice) -> String {
