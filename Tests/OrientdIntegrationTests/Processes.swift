@@ -173,3 +173,20 @@ struct TestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// Runs `work` for every item, `atOnce` at a time (each on a thread of its own: a run that mostly
+/// waits for its daemon's polls leaves the cores to the others), and returns each item's result.
+func concurrently<Item: Hashable & Sendable, Result: Sendable>(_ items: [Item], atOnce: Int,
+                                                                _ work: @escaping @Sendable (Item) -> Result) -> [Item: Result] {
+    let results = NIOLockedValueBox([Item: Result]())
+    let queue = OperationQueue()
+    queue.maxConcurrentOperationCount = atOnce
+    for item in items {
+        queue.addOperation {
+            let result = work(item)
+            results.withLockedValue { $0[item] = result }
+        }
+    }
+    queue.waitUntilAllOperationsAreFinished()
+    return results.withLockedValue { $0 }
+}

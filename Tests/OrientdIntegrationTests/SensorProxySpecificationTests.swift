@@ -1,6 +1,5 @@
 import EmulatedSensor
 import Foundation
-import NIOConcurrencyHelpers
 import ProcessHarness
 import Testing
 
@@ -378,25 +377,23 @@ extension IntegrationTests.SensorProxySpecificationTests {
 
     /// Runs at once: each run is a daemon, a private bus and a client of its own, mostly waiting
     /// for polls (the suite is serialized; one at a time took a minute and a half).
-    static let atOnce = 8
+    static let atOnce = 12
 
     /// Every scenario on orientd's D-Bus face, where every step must hold, and on Debian's
     /// iio-sensor-proxy 3.0 beside it, where the steps `incumbentDifferences` names must fail
     /// and no other (so the comparison stays true: a 3.0 that changed would show).
     @Test func theSuitesScenariosOnOrientdAndOnIioSensorProxy() throws {
         try #require(Reference.isUnpacked, "iio-sensor-proxy is not in .build/iio-sensor-proxy: run scripts/setup")
-        let runs = Self.scenarios.flatMap { [($0, false), ($0, true)] }
-        let results = NIOLockedValueBox([String: [String]]())
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = Self.atOnce
-        for (scenario, reference) in runs {
-            queue.addOperation {
-                let failures = (try? Self.run(scenario, reference: reference)) ?? ["could not be started"]
-                results.withLockedValue { $0["\(scenario.name) \(reference)"] = failures }
-            }
+        struct Run: Hashable, Sendable {
+            let index: Int
+            let reference: Bool
         }
-        queue.waitUntilAllOperationsAreFinished()
-        let all = results.withLockedValue { $0 }
+        let scenarios = Self.scenarios
+        let runs = scenarios.indices.flatMap { [Run(index: $0, reference: false), Run(index: $0, reference: true)] }
+        let results = concurrently(runs, atOnce: Self.atOnce) { run in
+            (try? Self.run(scenarios[run.index], reference: run.reference)) ?? ["could not be started"]
+        }
+        let all = Dictionary(uniqueKeysWithValues: results.map { ("\(scenarios[$0.key.index].name) \($0.key.reference)", $0.value) })
         for scenario in Self.scenarios {
             let orientd = all["\(scenario.name) false"] ?? ["not run"]
             #expect(orientd.isEmpty, "\(scenario.name) on orientd:\n\(orientd.joined(separator: "\n"))")
