@@ -25,23 +25,14 @@ extension IntegrationTests {
         /// rule gives the layout's files. Each layout's failures are reported under its name.
         @Test func everyLayoutOnOrientdAndOnIioSensorProxy() throws {
             try #require(Reference.isUnpacked, "iio-sensor-proxy is not in .build/iio-sensor-proxy: run scripts/setup")
-            struct Run: Hashable, Sendable {
-                let index: Int
-                let incumbent: Bool
-            }
             let layouts = KernelDriverZoo.layouts
-            let runs = layouts.indices.flatMap { [Run(index: $0, incumbent: false), Run(index: $0, incumbent: true)] }
-            let results = concurrently(runs, atOnce: Self.atOnce) { run in
-                let layout = layouts[run.index]
-                return (try? run.incumbent ? Self.incumbentProblems(turning: layout) : Self.problems(turning: layout))
-                    ?? ["could not be emulated or started"]
+            let results = onOrientdAndIncumbent(layouts, atOnce: Self.atOnce) { layout, incumbent in
+                try incumbent ? Self.incumbentProblems(turning: layout) : Self.problems(turning: layout)
             }
-            for (index, layout) in layouts.enumerated() {
-                let orientd = results[Run(index: index, incumbent: false)] ?? ["not run"]
-                #expect(orientd.isEmpty, "\(layout):\n\(orientd.joined(separator: "\n"))")
-                let incumbent = results[Run(index: index, incumbent: true)] ?? ["not run"]
+            for (layout, result) in zip(layouts, results) {
+                #expect(result.orientd.isEmpty, "\(layout):\n\(result.orientd.joined(separator: "\n"))")
                 let fails = KernelDriverZoo.incumbentFails[layout.description] != nil
-                #expect(incumbent.isEmpty != fails, "\(layout) on iio-sensor-proxy 3.0:\n\(incumbent.joined(separator: "\n"))")
+                #expect(result.incumbent.isEmpty != fails, "\(layout) on iio-sensor-proxy 3.0:\n\(result.incumbent.joined(separator: "\n"))")
             }
         }
 
@@ -55,15 +46,8 @@ extension IntegrationTests {
             var log: String { (try? String(contentsOfFile: bench.directory + "/iio-sensor-proxy.log", encoding: .utf8)) ?? "" }
             guard waitUntil(timeout: 10, { bench.property("HasAccelerometer") != nil }) else { return ["never took its name", "log:\n\(log)"] }
             guard bench.property("HasAccelerometer") == "b true" else { return ["no accelerometer", "log:\n\(log)"] }
-            let client = try ChildProcess("/usr/bin/python3", ["-u", "-c", IntegrationTests.SensorProxySpecificationTests.claimer],
-                                          environment: bench.environment, standardError: bench.directory + "/claimer.log", writableInput: true)
-            defer { client.stop() }
-            func ask(_ line: String) -> String? {
-                let seen = client.output.count
-                client.writeInput(line + "\n")
-                guard client.waitForLines(seen + 1, timeout: 10) else { return nil }
-                return client.output[seen].text
-            }
+            let client = try ProxyClaimer(on: bench)
+            let ask = client.ask
             var problems: [String] = []
             if ask("claim Accelerometer") != "claimed" { problems.append("the claim was not answered") }
             for (turn, name) in [(Orientation.portrait, "normal"), (.landscapeLeft, "right-up")] {

@@ -190,3 +190,20 @@ func concurrently<Item: Hashable & Sendable, Result: Sendable>(_ items: [Item], 
     queue.waitUntilAllOperationsAreFinished()
     return results.withLockedValue { $0 }
 }
+
+/// One item's run on one of the two daemons.
+private struct Run: Hashable, Sendable {
+    let index: Int
+    let incumbent: Bool
+}
+
+/// Each item run on orientd and on Debian's iio-sensor-proxy beside it (`work`'s second argument
+/// says which), `atOnce` runs at a time: each item's two lists of failures, in the items' order.
+func onOrientdAndIncumbent<Item: Sendable>(_ items: [Item], atOnce: Int, _ work: @escaping @Sendable (Item, _ incumbent: Bool) throws -> [String])
+    -> [(orientd: [String], incumbent: [String])] {
+    let runs = items.indices.flatMap { [Run(index: $0, incumbent: false), Run(index: $0, incumbent: true)] }
+    let results = concurrently(runs, atOnce: atOnce) { run in
+        (try? work(items[run.index], run.incumbent)) ?? ["could not be emulated or started"]
+    }
+    return items.indices.map { (results[Run(index: $0, incumbent: false)] ?? ["not run"], results[Run(index: $0, incumbent: true)] ?? ["not run"]) }
+}

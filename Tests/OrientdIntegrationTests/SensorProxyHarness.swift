@@ -113,3 +113,46 @@ extension ChildProcess {
 
     var outputText: String { output.map(\.text).joined(separator: "\n") }
 }
+
+/// A D-Bus client on a bench that keeps its claims, as a desktop session does: it takes
+/// `claim SENSOR` and `get PROPERTY` lines and answers each (booleans in lower case, numbers as
+/// iio-sensor-proxy's suite reads them, with int()).
+final class ProxyClaimer {
+    private let client: ChildProcess
+
+    init(on bench: SensorProxyBench) throws {
+        client = try ChildProcess("/usr/bin/python3", ["-u", "-c", Self.script], environment: bench.environment,
+                                  standardError: bench.directory + "/claimer.log", writableInput: true)
+    }
+
+    deinit { client.stop() }
+
+    /// "claimed" for `claim Accelerometer`, the value for `get AccelerometerOrientation`; nil
+    /// when no answer came within 10 s.
+    func ask(_ line: String) -> String? {
+        let seen = client.output.count
+        client.writeInput(line + "\n")
+        guard client.waitForLines(seen + 1, timeout: 10) else { return nil }
+        return client.output[seen].text
+    }
+
+    static let script = """
+        import dbus, sys
+        bus = dbus.SystemBus()
+        proxy = bus.get_object("net.hadess.SensorProxy", "/net/hadess/SensorProxy")
+        for line in sys.stdin:
+            verb, name = line.split()
+            if verb == "claim":
+                getattr(proxy, "Claim" + name)(dbus_interface="net.hadess.SensorProxy")
+                print("claimed", flush=True)
+            else:
+                try:
+                    value = proxy.Get("net.hadess.SensorProxy", name, dbus_interface="org.freedesktop.DBus.Properties")
+                except dbus.DBusException as error:
+                    print("error:", error.get_dbus_name(), flush=True)
+                    continue
+                if isinstance(value, dbus.Boolean): value = "true" if value else "false"
+                elif isinstance(value, dbus.Double): value = int(value)
+                print(value, flush=True)
+        """
+}

@@ -353,28 +353,6 @@ extension IntegrationTests.SensorProxySpecificationTests {
         ]),
     ]
 
-    /// A client that keeps its claims: it reads `claim SENSOR` and `get PROPERTY` lines and prints
-    /// each answer (booleans in lower case, numbers as the suite's int() reads them).
-    static let claimer = """
-        import dbus, sys
-        bus = dbus.SystemBus()
-        proxy = bus.get_object("net.hadess.SensorProxy", "/net/hadess/SensorProxy")
-        for line in sys.stdin:
-            verb, name = line.split()
-            if verb == "claim":
-                getattr(proxy, "Claim" + name)(dbus_interface="net.hadess.SensorProxy")
-                print("claimed", flush=True)
-            else:
-                try:
-                    value = proxy.Get("net.hadess.SensorProxy", name, dbus_interface="org.freedesktop.DBus.Properties")
-                except dbus.DBusException as error:
-                    print("error:", error.get_dbus_name(), flush=True)
-                    continue
-                if isinstance(value, dbus.Boolean): value = "true" if value else "false"
-                elif isinstance(value, dbus.Double): value = int(value)
-                print(value, flush=True)
-        """
-
     /// Runs at once: each run is a daemon, a private bus and a client of its own, mostly waiting
     /// for polls (the suite is serialized; one at a time took a minute and a half).
     static let atOnce = 12
@@ -384,24 +362,15 @@ extension IntegrationTests.SensorProxySpecificationTests {
     /// and no other (so the comparison stays true: a 3.0 that changed would show).
     @Test func theSuitesScenariosOnOrientdAndOnIioSensorProxy() throws {
         try #require(Reference.isUnpacked, "iio-sensor-proxy is not in .build/iio-sensor-proxy: run scripts/setup")
-        struct Run: Hashable, Sendable {
-            let index: Int
-            let reference: Bool
+        let results = onOrientdAndIncumbent(Self.scenarios, atOnce: Self.atOnce) { scenario, incumbent in
+            try Self.run(scenario, reference: incumbent)
         }
-        let scenarios = Self.scenarios
-        let runs = scenarios.indices.flatMap { [Run(index: $0, reference: false), Run(index: $0, reference: true)] }
-        let results = concurrently(runs, atOnce: Self.atOnce) { run in
-            (try? Self.run(scenarios[run.index], reference: run.reference)) ?? ["could not be started"]
-        }
-        let all = Dictionary(uniqueKeysWithValues: results.map { ("\(scenarios[$0.key.index].name) \($0.key.reference)", $0.value) })
-        for scenario in Self.scenarios {
-            let orientd = all["\(scenario.name) false"] ?? ["not run"]
-            #expect(orientd.isEmpty, "\(scenario.name) on orientd:\n\(orientd.joined(separator: "\n"))")
-            let incumbent = all["\(scenario.name) true"] ?? ["not run"]
-            let failedSteps = Set(incumbent.compactMap { $0.hasPrefix("step ") ? Int($0.dropFirst(5).prefix { $0.isNumber }) : nil })
+        for (scenario, result) in zip(Self.scenarios, results) {
+            #expect(result.orientd.isEmpty, "\(scenario.name) on orientd:\n\(result.orientd.joined(separator: "\n"))")
+            let failedSteps = Set(result.incumbent.compactMap { $0.hasPrefix("step ") ? Int($0.dropFirst(5).prefix { $0.isNumber }) : nil })
             let expected = Set((Self.incumbentDifferences[scenario.name] ?? [:]).keys)
-            #expect(failedSteps == expected && !incumbent.contains { !$0.hasPrefix("step ") && !$0.hasPrefix("log:") },
-                    "\(scenario.name) on iio-sensor-proxy 3.0:\n\(incumbent.joined(separator: "\n"))")
+            #expect(failedSteps == expected && !result.incumbent.contains { !$0.hasPrefix("step ") && !$0.hasPrefix("log:") },
+                    "\(scenario.name) on iio-sensor-proxy 3.0:\n\(result.incumbent.joined(separator: "\n"))")
         }
     }
 
@@ -431,15 +400,8 @@ extension IntegrationTests.SensorProxySpecificationTests {
         }
         var failures: [String] = []
         if Self.property("HasAccelerometer", on: bench) == nil { failures.append("the daemon never took its name") }
-        let client = try ChildProcess("/usr/bin/python3", ["-u", "-c", Self.claimer], environment: bench.environment,
-                                      standardError: bench.directory + "/claimer.log", writableInput: true)
-        defer { client.stop() }
-        func ask(_ line: String) -> String? {
-            let seen = client.output.count
-            client.writeInput(line + "\n")
-            guard client.waitForLines(seen + 1, timeout: 10) else { return nil }
-            return client.output[seen].text
-        }
+        let client = try ProxyClaimer(on: bench)
+        let ask = client.ask
         for (index, step) in scenario.steps.enumerated() {
             switch step {
             case .get(let name, let expected):
