@@ -1,6 +1,7 @@
 // Test-only: an evdev device (/dev/input/eventN) emulated through umockdev's ioctl handler, as the
-// kernel's input core answers: the ioctls libevdev makes when it opens a device, and those
-// iio-sensor-proxy's input drivers make (EVIOCGABS, EVIOCGSW). Axis values and the proximity
+// kernel's input core answers: the ioctls libevdev makes when it opens a device (a client that
+// uses libevdev; orientd makes none of them, as it reads as iio-sensor-proxy does), and those
+// iio-sensor-proxy's input drivers and orientd make (EVIOCGABS, EVIOCGSW). Axis values and the proximity
 // switch can change at any time (the handler runs on umockdev's own thread); reads find no events
 // waiting (EAGAIN), as on a device whose driver has nothing new to say.
 #include "umockdev_shim.h"

@@ -12,15 +12,20 @@ public struct ScaleFromReadings: Equatable, Sendable {
 
     /// `counts` (offset applied) in m/s². A zero or non-finite first reading gives no scale: it
     /// comes back as it is (zero is no acceleration the judge decides on; garbage is refused by
-    /// `PlausibleAcceleration`), and the next reading is tried.
+    /// `PlausibleAcceleration`), and the next reading is tried. A reading that the scale makes
+    /// `relearnBeyond` g or more was taken from a first reading far below 1 g (a part that had not
+    /// settled, a scan of zeros but one count): the scale is taken from it instead, so a bad
+    /// first reading cannot leave every later one refused as beyond 100 g.
     public mutating func acceleration(fromCounts counts: Vector3) -> Vector3 {
-        if scale == nil {
-            let magnitude = counts.magnitude
-            guard magnitude.isFinite, magnitude > 0 else { return counts }
-            scale = Self.standardGravity / magnitude
-        }
+        let magnitude = counts.magnitude
+        guard magnitude.isFinite else { return counts }
+        if let scale, magnitude * scale < Self.relearnBeyond * Self.standardGravity { return counts * scale }
+        guard magnitude > 0 else { return counts }
+        scale = Self.standardGravity / magnitude
         return counts * (scale ?? 1)
     }
 
     static let standardGravity = 9.80665
+    /// No shake of a phone or tablet comes near this many g (PlausibleAcceleration's bound is 100).
+    static let relearnBeyond = 50.0
 }

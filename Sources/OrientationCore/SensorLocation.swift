@@ -5,7 +5,7 @@ public enum SensorLocation: String, Sendable, Codable {
     case base
 
     /// Reads udev's `ACCEL_LOCATION` ("display", "base"), else the sysfs `label` ("accel-display",
-    /// "accel-base"), else the sysfs `location` file that ChromeOS EC sensors had before Linux 6.0
+    /// "accel-base"), else the sysfs `location` file that ChromeOS EC sensors had before Linux 5.19
     /// gave them a label ("lid": the display half, "base"), as iio-sensor-proxy does. Anything else
     /// says nothing about the location.
     public init?(udevLocation: String?, sysfsLabel: String?, sysfsLocation: String? = nil) {

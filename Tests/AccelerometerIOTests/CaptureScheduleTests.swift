@@ -1,10 +1,41 @@
 @testable import AccelerometerIO
+import Logging
 import OrientationCore
 import Testing
+
+/// A source whose buffer gives nothing, with or without raw files to poll instead.
+private final class SilentBuffer: AccelerometerSource, BufferedCapture {
+    let info = SensorInfo(id: "local:/ssp-accelerometer", uri: "local:", device: "iio:device0 (ssp-accelerometer)", location: .display,
+                          mountMatrix: .identity, mountMatrixSource: "test",
+                          calibration: AccelerometerCalibration(x: AxisCalibration(), y: AxisCalibration(), z: AxisCalibration()))
+    let canCapture = true
+    let canPoll: Bool
+    var stopped = 0
+    init(canPoll: Bool) { self.canPoll = canPoll }
+    func readCalibrated() throws(SensorReadError) -> Vector3 { throw .unavailable(reason: "no raw files") }
+    func startCapture() throws {}
+    func takeCaptured(budget: Double) throws -> [(acceleration: Vector3, timestamp: Int64?)] { [] }
+    func stopCapture() { stopped += 1 }
+}
 
 /// How captured scans are placed on the poller's clock.
 @Suite struct CaptureScheduleTests {
     static let g = Vector3(0, -9.80665, 0)
+
+    /// A silent buffer is polled instead after a second, unless there is nothing to poll (an
+    /// ssp hub that paused): then its buffer is waited on, never stopped.
+    @Test func aSilentBufferIsPolledOnlyWhereThereIsSomethingToPoll() {
+        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        for canPoll in [true, false] {
+            let source = SilentBuffer(canPoll: canPoll)
+            var schedule = CaptureSchedule(for: [source])
+            let answers = stride(from: 0.0, through: 3, by: 0.25).map {
+                schedule.samples(of: source, at: 0, now: $0, budget: 0.01, logger: logger)
+            }
+            #expect(answers.last! == nil ? canPoll : !canPoll, "canPoll \(canPoll): \(answers.map { $0 == nil ? "poll" : "wait" })")
+            #expect(source.stopped == (canPoll ? 1 : 0))
+        }
+    }
 
     /// With kernel timestamps, the newest scan is now and the others keep their spacing.
     @Test func kernelTimestampsSpaceTheScans() {

@@ -5,8 +5,8 @@
 /// where a machine there carries the part. docs/devices.md has the table, driver by driver.
 ///
 /// Raw counts of 1 g (`countsPerG`) are what the part gives at the default range; a driver whose
-/// scale is in g rather than m/s² (sca3300, fxos8700, smi330) prints a scale 9.8 times too small,
-/// and the zoo keeps that mistake, as the kernel does.
+/// scale is in g rather than m/s² (`scaleIsInG`) prints a scale 9.8 times too small, and the zoo
+/// keeps that mistake, as the kernel does.
 public enum KernelDriverZoo {
     static func hwdb(_ match: String, matrix: String, location: String? = nil) -> (properties: [String: String], machine: String) {
         var properties = ["ACCEL_MOUNT_MATRIX": matrix]
@@ -329,8 +329,11 @@ public enum KernelDriverZoo {
             return layout
         }(),
         {
+            // On the back of the board: the matrix flips z, so the screen's front is the part's -z.
             var layout = simple("da280", "drivers/iio/accel/da280.c", "da226", "0.002395019", 4096)
             layout.axes = ["x", "y"]
+            layout.properties = ["ACCEL_MOUNT_MATRIX": "-1, 0, 0; 0, 1, 0; 0, 0, -1"]
+            layout.machine = "a part on the back of the board (a matrix that flips z, as 60-sensor.hwdb gives for such mountings)"
             return layout
         }(),
         simple("adxl313", "drivers/iio/accel/adxl313_core.c", "adxl313", "0.009576806", 1024, scan: "be:s13/16>>0", events: ["in_accel_mag_rising_en", "in_accel_mag_adaptive_rising_en"]),
@@ -390,6 +393,16 @@ public enum KernelDriverZoo {
         layout.timestamp = timestamp
         layout.events = events
         return layout
+    }
+}
+
+extension KernelDriverLayout {
+    /// Whether the driver's printed scale gives its counts of 1 g far from 9.81 m/s² (outside
+    /// ×0.8 to ×1.25, where orientd's status says the scale is wrong): a driver that prints its
+    /// scale in g, not m/s².
+    public var scaleIsWrong: Bool {
+        guard let text = scale?.text, let value = Double(text) else { return false }
+        return !(0.8...1.25).contains(value * countsPerG / 9.80665)
     }
 }
 

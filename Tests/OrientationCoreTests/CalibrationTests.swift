@@ -108,6 +108,16 @@ import Testing
         #expect(abs(scale.acceleration(fromCounts: Vector3(0, 0, 8192)).z - 2 * 9.80665) < 1e-9)
     }
 
+    /// A first reading far below 1 g (one count) would make every later one beyond 100 g: the
+    /// first reading 50 g or more away is taken as 1 g instead.
+    @Test func aTinyFirstReadingIsReplaced() {
+        var scale = ScaleFromReadings()
+        _ = scale.acceleration(fromCounts: Vector3(0, 1, 0))
+        let real = scale.acceleration(fromCounts: Vector3(0, -4096, 0))
+        #expect(abs(real.y + 9.80665) < 1e-9)
+        #expect(abs(scale.acceleration(fromCounts: Vector3(8192, 0, 0)).x - 2 * 9.80665) < 1e-9, "a shake keeps the scale")
+    }
+
     @Test func garbageGivesNoScale() {
         var scale = ScaleFromReadings()
         _ = scale.acceleration(fromCounts: Vector3(.nan, 0, 0))
@@ -180,5 +190,9 @@ import Testing
         let leaning = TwoAxisReading.completed(x: 0, y: -g / 2)
         #expect(abs(leaning.magnitude - g) < 1e-9 && leaning.z > 0)
         #expect(TwoAxisReading.completed(x: 2 * g, y: 0) == Vector3(2 * g, 0, 0), "a shake: no z")
+        // On the back of the board the matrix flips z: the screen's front is the part's -z.
+        let back = try! MountMatrix(parsing: "-1, 0, 0; 0, 1, 0; 0, 0, -1")
+        let flat = TwoAxisReading.completed(x: 0, y: 0, mounting: back)
+        #expect(back.apply(to: flat) == Vector3(0, 0, g))
     }
 }

@@ -88,11 +88,21 @@ extension IntegrationTests {
             if layout.scanType != nil, layout.axes.count == 3, device.sensor.value(of: "buffer/enable") != "1" {
                 problems.append("not read through its buffer")
             }
-            // The driver's own scale is found wherever it is shared; only a driver with none is
-            // read without one.
+            // The driver's own scale is found wherever it is shared, and is the value it prints:
+            // status says it is wrong exactly where the printed scale is (a driver whose scale is
+            // in g), and only a driver with none is read without one. (A part without z is
+            // completed to 1 g, which no wrong scale shows through.)
             let noScale = status?["scaleProblem"]?.stringValue?.contains("gives no scale") == true
             if noScale != (layout.scale == nil) {
                 problems.append("status says \(noScale ? "" : "nothing of ")no scale: \(String(describing: status))")
+            }
+            if layout.axes.count == 3 {
+                var said = false
+                let settled = waitUntil(timeout: 3) {
+                    said = (try? AmbientSensorDaemonTests.status(daemon)?["sensor"]?["scaleProblem"]?.stringValue?.contains("scale is wrong")) == true
+                    return said == layout.scaleIsWrong
+                }
+                if !settled { problems.append("status \(said ? "says" : "does not say") the scale is wrong") }
             }
             return problems.isEmpty ? [] : problems + ["orientd's log:\n\(daemon.log)"]
         }

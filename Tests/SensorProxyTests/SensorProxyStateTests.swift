@@ -72,7 +72,10 @@ extension SensorProxyState.Event {
         #expect(state.handle(.fresh(.accelerometer)) == [.reply(1), .reply(2)])
         #expect(state.nextDeadline == nil)
         #expect(state.value(of: .accelerometerOrientation) == .text("right-up"))
-        #expect(state.handle(.claim(3, from: ":1.3", at: 11)) == [.reply(3)], "fresh since the claims began: at once")
+        // Fresh since the claims began: at once, after telling the newcomer what it may have
+        // cached as the defaults.
+        #expect(state.handle(.claim(3, from: ":1.3", at: 11)) == [.emit(ProxySignal([.accelerometerOrientation], to: [":1.3"])),
+                                                                  .emit(ProxySignal([.accelerometerTilt], to: [":1.3"])), .reply(3)])
     }
 
     @Test func aSensorThatNeverAnswersSettlesTheClaimAfterTheDeadline() {
@@ -161,8 +164,8 @@ extension SensorProxyState.Event {
 
     /// iio-sensor-proxy 3.9's suite reads the values before any claim (integration-test.py's
     /// poll-accel, poll-light, poll-proximity and input tests): its defaults, whatever orientd's
-    /// hub knows for socket clients. The first claim tells the claimer the real values, one
-    /// property a signal, and they are shown from then on, releases included (3.9 resets nothing).
+    /// hub knows for socket clients. A claim tells the claimer the real values, one property a
+    /// signal, and they are shown from then on, releases included (3.9 resets nothing).
     @Test func valuesBeforeTheFirstClaimAreTheIncumbentsDefaults() {
         var state = Self.withAccelerometer()
         _ = state.handle(.hub(.landscapeLeft) { $0.lightAvailable = true; $0.light = AmbientLight(level: 42, unit: .lux)
@@ -180,9 +183,12 @@ extension SensorProxyState.Event {
                                       .emit(ProxySignal([.accelerometerTilt], to: [":1.1"]))])
         #expect(state.value(of: .accelerometerOrientation) == .text("right-up"))
         #expect(state.value(of: .lightLevel) == .number(0), "the light is not claimed yet")
+        #expect(!state.handle(.claim(3)).contains { if case .emit = $0 { true } else { false } }, "a repeated claim changes nothing")
+        // A second client, which may have cached the defaults before the first claim, is told too.
+        #expect(state.handle(.claim(4, from: ":1.2")).prefix(2) == [.emit(ProxySignal([.accelerometerOrientation], to: [":1.2"])),
+                                                                    .emit(ProxySignal([.accelerometerTilt], to: [":1.2"]))])
         _ = state.handle(.release(2))
-        #expect(state.value(of: .accelerometerOrientation) == .text("right-up"))
-        #expect(!state.handle(.claim(3)).contains { if case .emit = $0 { true } else { false } }, "told once")
+        #expect(state.value(of: .accelerometerOrientation) == .text("right-up"), "3.9 resets nothing on release")
     }
 
     @Test func anUnknownValueKeepsWhatWasShown() {

@@ -36,6 +36,8 @@ public enum Accelerometers {
 public protocol BufferedCapture: AnyObject {
     /// Whether the device has scan elements for the three axes.
     var canCapture: Bool { get }
+    /// Whether it can be polled too (it has raw files; Samsung's ssp hub only fills a buffer).
+    var canPoll: Bool { get }
     func startCapture() throws
     /// The accelerations captured since the last call (calibrated, in the sensor's own axes), oldest
     /// first, each with its kernel timestamp in nanoseconds (nil when the device has none). A

@@ -15,11 +15,11 @@ struct HwmonLightSensor: AmbientLightSource {
     /// Where the light file is, in the hwmon device's directory.
     static let places = ["light", "device/light"]
 
-    /// "hwmon3": how udev names it, and reports its removal.
+    /// "hwmon3" (or the platform device's "applesmc.768"): how udev names it, and reports its removal.
     let sysname: String
     /// The hwmon device's `name` ("applesmc"), when it has one.
     let name: String?
-    /// The light file: "/sys/class/hwmon/hwmon3/device/light".
+    /// The light file: "/sys/class/hwmon/hwmon3/device/light", or "/sys/bus/platform/devices/applesmc.768/light".
     let path: String
 
     var device: String { name.map { "\(sysname) (\($0))" } ?? sysname }

@@ -7,6 +7,7 @@ import OrientationCore
 public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     public let info: SensorInfo
     public let canCapture: Bool
+    public let canPoll: Bool
     private let context: IIOContext
     private let device: IIODevice
     private var buffer: IIOBuffer?
@@ -52,6 +53,7 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         self.context = context
         self.device = device
         canCapture = context.isBufferCapable(device)
+        canPoll = (try? context.channelAttribute("raw", of: "accel_x", on: device)) != nil
 
         let configured = configuredMatrix.map { MountMatrixCandidate.configured($0.matrix, key: $0.key) }
         let matrix = MountMatrixSelection(choosingFrom: (configured.map { [$0] } ?? []) + Self.mountMatrixCandidates(for: device, in: context))
@@ -85,7 +87,7 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     private func acceleration(fromRaw raw: Vector3) -> Vector3 {
         let calibrated = info.calibration.acceleration(fromRaw: raw)
         let scaled = unscaled?.acceleration(fromCounts: calibrated) ?? calibrated
-        return hasZ ? scaled : TwoAxisReading.completed(x: scaled.x, y: scaled.y)
+        return hasZ ? scaled : TwoAxisReading.completed(x: scaled.x, y: scaled.y, mounting: info.mountMatrix)
     }
 
     static func noScaleNote(_ device: IIODevice) -> String {

@@ -4,7 +4,8 @@ import OrientationCore
 /// Buffered capture for the sources of one poller: it is started on every source that can
 /// capture, what was captured is taken at each poll, a source whose buffer gives nothing for a
 /// second is polled instead (as iio-sensor-proxy does: some drivers need a trigger orientd cannot
-/// set), and the buffers are released while nobody needs readings, so the kernel stops capturing.
+/// set) unless it has nothing to poll, and the buffers are released while nobody needs readings,
+/// so the kernel stops capturing.
 struct CaptureSchedule {
     static let silenceBeforePolling = 1.0
 
@@ -47,6 +48,12 @@ struct CaptureSchedule {
             lastError = "\(error)"
         }
         guard !captured.isEmpty else {
+            if now - (lastData ?? since) >= Self.silenceBeforePolling, !buffered.canPoll {
+                // Nothing else to read it by: its buffer is waited on (a hub that paused).
+                logger.debug("the buffer of \(source.info.device) gave no data for \(Int(Self.silenceBeforePolling)) s; it has no raw files to poll, so orientd waits on its buffer")
+                states[index] = .capturing(since: now, lastData: nil, lastTake: now, lastError: lastError)
+                return []
+            }
             if now - (lastData ?? since) >= Self.silenceBeforePolling {
                 logger.warning("the buffer of \(source.info.device) gave no data for \(Int(Self.silenceBeforePolling)) s\(lastError.map { " (\($0))" } ?? ""); polling its raw attributes instead")
                 buffered.stopCapture()
