@@ -7,6 +7,7 @@
 #include <iio.h>
 #include <poll.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -46,6 +47,36 @@ static void disable_channels(orientd_iio_buffer *buffer)
         iio_channel_disable(buffer->timestamp);
 }
 
+// A triggered buffer is enabled only once its device names a trigger (the kernel refuses it
+// otherwise): with none set, the device's own data-ready trigger is chosen by the names
+// iio-sensor-proxy looks for, "<name>-dev<number>" (bmc150_accel-dev0, accel_3d-dev0) and
+// "<name>-trigger" (lis3dh-trigger). A device with no trigger file, one already set, or no trigger
+// of those names is left as it is: a buffer that then gives nothing is polled instead.
+static void attach_own_trigger(const orientd_iio_context *context, const struct iio_device *dev)
+{
+    const struct iio_device *current = NULL;
+    const char *name = iio_device_get_name(dev);
+    const char *id = iio_device_get_id(dev);
+    if (!name || !id || iio_device_get_trigger(dev, &current) != 0 || current)
+        return;
+    size_t digits = strlen(id);
+    while (digits > 0 && id[digits - 1] >= '0' && id[digits - 1] <= '9')
+        digits--;
+    char own[2][256];
+    snprintf(own[0], sizeof(own[0]), "%s-dev%s", name, id + digits);
+    snprintf(own[1], sizeof(own[1]), "%s-trigger", name);
+    for (int choice = 0; choice < 2; choice++) {
+        for (unsigned index = 0; index < iio_context_get_devices_count(context->iio); index++) {
+            const struct iio_device *trigger = iio_context_get_device(context->iio, index);
+            const char *trigger_name = iio_device_get_name(trigger);
+            if (iio_device_is_trigger(trigger) && trigger_name && strcmp(trigger_name, own[choice]) == 0) {
+                (void)iio_device_set_trigger(dev, trigger);
+                return;
+            }
+        }
+    }
+}
+
 orientd_iio_buffer *orientd_iio_buffer_open(const orientd_iio_context *context, unsigned device,
                                             unsigned kernel_samples, int *error)
 {
@@ -69,6 +100,7 @@ orientd_iio_buffer *orientd_iio_buffer_open(const orientd_iio_context *context, 
     buffer->timestamp = scan_element(dev, "timestamp");
     if (buffer->timestamp)
         iio_channel_enable(buffer->timestamp);
+    attach_own_trigger(context, dev);
     // One scan per refill, so draining takes whatever has arrived; the kernel keeps
     // kernel_samples scans (buffer/length) meanwhile.
     iio_device_set_kernel_buffers_count(dev, kernel_samples);

@@ -84,9 +84,15 @@ extension IntegrationTests {
             if status?["device"]?.stringValue?.hasPrefix("iio:device0") != true || status?["location"]?.stringValue != "display" {
                 problems.append("the display sensor is not the one read: \(String(describing: status))")
             }
-            // A buffer holds scans of x, y and z; a part without z is polled.
-            if layout.scanType != nil, layout.axes.count == 3, device.sensor.value(of: "buffer/enable") != "1" {
-                problems.append("not read through its buffer")
+            // A buffer holds scans of x, y and z; a part without z is polled. A triggered buffer
+            // is given the device's own data-ready trigger, where it has one by the names
+            // iio-sensor-proxy looks for (the kernel refuses to start it without).
+            if layout.scanType != nil, layout.axes.count == 3 {
+                if device.sensor.value(of: "buffer/enable") != "1" { problems.append("not read through its buffer") }
+                let own = layout.triggers.first { $0 == "\(layout.name)-dev0" || $0 == "\(layout.name)-trigger" }
+                if let own, device.sensor.value(of: "trigger/current_trigger") != own {
+                    problems.append("its trigger is '\(device.sensor.value(of: "trigger/current_trigger") ?? "missing")', not \(own)")
+                }
             }
             // The driver's own scale is found wherever it is shared, and is the value it prints:
             // status says it is wrong exactly where the printed scale is (a driver whose scale is
