@@ -190,7 +190,10 @@ int orientd_iio_write_device_attribute(const orientd_iio_context *context, unsig
         return -ENODEV;
     if (!iio_device_find_attr(dev, attribute))
         return -ENOENT;
-    ssize_t written = iio_device_attr_write(dev, attribute, value);
+    // The text alone, as `echo -n` writes it: libiio's iio_device_attr_write sends its NUL too,
+    // which a driver's parser stops at but a file (an emulated device, iio-sensor-proxy's suite
+    // reading sampling_frequency back) keeps.
+    ssize_t written = iio_device_attr_write_raw(dev, attribute, value, strlen(value));
     return written < 0 ? (int)written : 0;
 }
 

@@ -225,11 +225,16 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
         _ = rename(temporary, path)
     }
 
-    /// An attribute's value as the kernel would take it. libiio writes values with their
-    /// terminating NUL, where a kernel driver's parser stops; the emulated file keeps it.
+    /// An attribute's value as the kernel would take it. libiio writes its own attributes
+    /// (buffer/enable, the scan elements) with their terminating NUL, where a kernel driver's
+    /// parser stops; the emulated file keeps it.
     public func value(of file: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: root + "/sys" + Self.devicePath + "/" + file) else { return nil }
-        return String(decoding: data.prefix { $0 != 0 }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        bytes(of: file).map { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
+    /// An attribute file's bytes, exactly as written.
+    public func bytes(of file: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: root + "/sys" + Self.devicePath + "/" + file).map(Array.init)
     }
 
     /// The accelerometer disappears as when unplugged: udev's `remove` event, then its /sys

@@ -220,6 +220,8 @@ extension IntegrationTests.SensorProxySpecificationTests {
         case set(String, String)
         /// A sysfs file of the device reads so (what the daemon wrote into it).
         case file(String, String)
+        /// A sysfs file holds exactly these bytes, as the suite reads them (read_sysfs_attr).
+        case exactly(String, String)
         /// The device's buffer yields scans of these raw x, y, z from now on.
         case scans(Int16, Int16, Int16)
     }
@@ -263,7 +265,7 @@ extension IntegrationTests.SensorProxySpecificationTests {
         Scenario(name: "test_iio_poll_accel", attributes: pollAccelerometer, properties: accelerometerType, steps: [
             .get("HasAmbientLight", "false"), .get("HasAccelerometer", "true"),
             .get("AccelerometerOrientation", "undefined"), .get("AccelerometerTilt", "undefined"),
-            .file("sampling_frequency", "10"),
+            .exactly("sampling_frequency", "10"),
             .claim("Accelerometer"), .get("AccelerometerOrientation", "normal"), .get("AccelerometerTilt", "vertical"),
             .set("in_accel_x_raw", "-25.6"), .set("in_accel_y_raw", "0"), .eventually("AccelerometerOrientation", "right-up"),
             .set("in_accel_z_raw", "-25.6"), .eventually("AccelerometerTilt", "tilted-down"),
@@ -334,7 +336,7 @@ extension IntegrationTests.SensorProxySpecificationTests {
                               "sampling_frequency": "5.2", "sampling_frequency_available": "3 6 12 25 50 100 200 400 800 1600",
                               "name": "IIO Test Accelerometer"],
                  properties: accelerometerType, steps: [
-            .get("HasAccelerometer", "true"), .file("sampling_frequency", "12"),
+            .get("HasAccelerometer", "true"), .exactly("sampling_frequency", "12"),
         ]),
         Scenario(name: "test_sampling_freq_available_double",
                  attributes: ["in_accel_x_raw": "0", "in_accel_y_raw": "-256000000", "in_accel_z_raw": "0", "in_accel_scale": "0.000001",
@@ -342,7 +344,7 @@ extension IntegrationTests.SensorProxySpecificationTests {
                               "sampling_frequency_available": "800.000000 400.000000 200.000000 100.000000 50.000000 12.500000 6.250000 1.560000",
                               "name": "IIO Test Accelerometer"],
                  properties: accelerometerType, steps: [
-            .get("HasAccelerometer", "true"), .file("sampling_frequency", "12.5"),
+            .get("HasAccelerometer", "true"), .exactly("sampling_frequency", "12.5"),
         ]),
         Scenario(name: "test_iio_scale_decimal_separator2",
                  attributes: ["in_accel_x_raw": "0", "in_accel_y_raw": "-256000000", "in_accel_z_raw": "0", "in_accel_scale": "0.000001",
@@ -419,6 +421,9 @@ extension IntegrationTests.SensorProxySpecificationTests {
             case .file(let file, let expected):
                 let reached = waitUntil(timeout: 5) { sensor.value(of: file) == expected }
                 if !reached { failures.append("step \(index): \(file) is \(sensor.value(of: file) ?? "missing"), not \(expected)") }
+            case .exactly(let file, let expected):
+                let reached = waitUntil(timeout: 5) { sensor.bytes(of: file) == Array(expected.utf8) }
+                if !reached { failures.append("step \(index): \(file) holds \(sensor.bytes(of: file).map { "\($0)" } ?? "nothing"), not \(expected)") }
             case .scans(let x, let y, let z):
                 scans.stream(x, y, z)
             }
