@@ -261,6 +261,19 @@ extension IntegrationTests.SensorProxySpecificationTests {
     static let leftUpScan: Step = .scans(840, -238, -201)
     static let french = ["LC_NUMERIC": "fr_FR.UTF-8", "LC_ALL": "fr_FR.UTF-8"]
 
+    /// test_iio_poll_proximity and its twin for `in_proximity0_raw`: far before the claim, near
+    /// at 256, far at 0, near again at 129 and still near at 127 (within the margin).
+    static func proximityScenario(_ name: String, raw file: String) -> Scenario {
+        Scenario(name: name, attributes: proximity.merging([file: "256"]) { $1 }, properties: proximityType, steps: [
+            .get("HasAmbientLight", "false"), .get("HasAccelerometer", "false"), .get("HasProximity", "true"),
+            .get("ProximityNear", "false"),
+            .claim("Proximity"), .get("ProximityNear", "true"),
+            .set(file, "0"), .eventually("ProximityNear", "false"),
+            .set(file, "129"), .eventually("ProximityNear", "true"),
+            .set(file, "127"), .eventually("ProximityNear", "true"),
+        ])
+    }
+
     static let scenarios: [Scenario] = [
         Scenario(name: "test_iio_poll_accel", attributes: pollAccelerometer, properties: accelerometerType, steps: [
             .get("HasAmbientLight", "false"), .get("HasAccelerometer", "true"),
@@ -279,24 +292,8 @@ extension IntegrationTests.SensorProxySpecificationTests {
             .claim("Light"), .get("LightLevel", "10"), .get("LightLevelUnit", "lux"),
             .set("in_illuminance_input", "30"), .eventually("LightLevel", "30"),
         ]),
-        Scenario(name: "test_iio_poll_proximity", attributes: proximity.merging(["in_proximity_raw": "256"]) { $1 },
-                 properties: proximityType, steps: [
-            .get("HasAmbientLight", "false"), .get("HasAccelerometer", "false"), .get("HasProximity", "true"),
-            .get("ProximityNear", "false"),
-            .claim("Proximity"), .get("ProximityNear", "true"),
-            .set("in_proximity_raw", "0"), .eventually("ProximityNear", "false"),
-            .set("in_proximity_raw", "129"), .eventually("ProximityNear", "true"),
-            .set("in_proximity_raw", "127"), .eventually("ProximityNear", "true"),
-        ]),
-        Scenario(name: "test_iio_poll_proximity0", attributes: proximity.merging(["in_proximity0_raw": "256"]) { $1 },
-                 properties: proximityType, steps: [
-            .get("HasAmbientLight", "false"), .get("HasAccelerometer", "false"), .get("HasProximity", "true"),
-            .get("ProximityNear", "false"),
-            .claim("Proximity"), .get("ProximityNear", "true"),
-            .set("in_proximity0_raw", "0"), .eventually("ProximityNear", "false"),
-            .set("in_proximity0_raw", "129"), .eventually("ProximityNear", "true"),
-            .set("in_proximity0_raw", "127"), .eventually("ProximityNear", "true"),
-        ]),
+        proximityScenario("test_iio_poll_proximity", raw: "in_proximity_raw"),
+        proximityScenario("test_iio_poll_proximity0", raw: "in_proximity0_raw"),
         Scenario(name: "test_iio_buffer_accel", attributes: bufferAccelerometer, properties: bufferType, otherDevices: trigger,
                  buffered: true, steps: [
             normalScan,
