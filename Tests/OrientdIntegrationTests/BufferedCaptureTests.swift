@@ -1,5 +1,6 @@
 import EmulatedSensor
 import Foundation
+import NIOConcurrencyHelpers
 import OrientationCore
 import ProcessHarness
 import Testing
@@ -60,28 +61,18 @@ extension IntegrationTests {
 
 /// A device capturing at 50 Hz into an emulated buffer, in whatever orientation it is turned to.
 final class StreamingDevice: @unchecked Sendable {
-    private let lock = NSLock()
-    private var orientation: Orientation
-    private var running = true
-    private let done = DispatchSemaphore(value: 0)
+    private let orientation: NIOLockedValueBox<Orientation>
+    private var capture: CapturingThread?
 
     init(_ sensor: EmulatedAccelerometer, orientation: Orientation) {
-        self.orientation = orientation
-        Thread.detachNewThread { [self] in
-            var time = 1000.0
-            while lock.withLock({ running }) {
-                sensor.appendScans([(lock.withLock { self.orientation }, time)])
-                time += 0.02
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-            done.signal()
+        let current = NIOLockedValueBox(orientation)
+        self.orientation = current
+        capture = CapturingThread { nanoseconds in
+            sensor.appendScans([(current.withLockedValue { $0 }, Double(nanoseconds) / 1e9)])
         }
     }
 
-    func turn(to orientation: Orientation) { lock.withLock { self.orientation = orientation } }
+    func turn(to orientation: Orientation) { self.orientation.withLockedValue { $0 = orientation } }
 
-    func stop() {
-        lock.withLock { running = false }
-        done.wait()
-    }
+    func stop() { capture?.stop() }
 }

@@ -1,5 +1,6 @@
 import EmulatedSensor
 import Foundation
+import NIOConcurrencyHelpers
 import OrientationCore
 import ProcessHarness
 import Testing
@@ -121,10 +122,8 @@ extension IntegrationTests {
 final class ZooDevice: @unchecked Sendable {
     let layout: KernelDriverLayout
     let sensor: EmulatedAccelerometer
-    private let lock = NSLock()
-    private var orientation = Orientation.portrait
-    private var running = true
-    private let done = DispatchSemaphore(value: 0)
+    private let orientation = NIOLockedValueBox(Orientation.portrait)
+    private var capture: CapturingThread?
 
     /// `incumbentTypes`: give each accelerometer the udev type iio-sensor-proxy's rule would.
     init(_ layout: KernelDriverLayout, incumbentTypes: Bool = false) throws {
@@ -143,24 +142,15 @@ final class ZooDevice: @unchecked Sendable {
         if incumbentTypes { properties["IIO_SENSOR_PROXY_TYPE"] = Self.incumbentType(layout) }
         sensor = try EmulatedAccelerometer(attributes: layout.files(raw: layout.rawCounts(for: .portrait)),
                                            properties: properties, otherDevices: others)
-        guard layout.scanType != nil else {
-            done.signal()
-            return
-        }
+        guard layout.scanType != nil else { return }
         let sysnames = layout.pair == nil ? ["iio:device0"] : ["iio:device0", "iio:device1"]
         for sysname in sysnames { try sensor.makeScanFIFO(sysname: sysname) }
-        Thread.detachNewThread { [self] in
-            var time: Int64 = 1_000_000_000
-            while lock.withLock({ running }) {
-                let display = layout.rawCounts(for: lock.withLock { orientation })
-                sensor.appendScanBytes(layout.scan(raw: display, nanoseconds: time))
-                if sysnames.count > 1 {
-                    sensor.appendScanBytes(layout.scan(raw: layout.rawCounts(for: .faceUp), nanoseconds: time), sysname: sysnames[1])
-                }
-                time += 20_000_000
-                Thread.sleep(forTimeInterval: 0.02)
+        let (orientation, sensor) = (orientation, sensor)
+        capture = CapturingThread { nanoseconds in
+            sensor.appendScanBytes(layout.scan(raw: layout.rawCounts(for: orientation.withLockedValue { $0 }), nanoseconds: nanoseconds))
+            if sysnames.count > 1 {
+                sensor.appendScanBytes(layout.scan(raw: layout.rawCounts(for: .faceUp), nanoseconds: nanoseconds), sysname: sysnames[1])
             }
-            done.signal()
         }
     }
 
@@ -175,17 +165,14 @@ final class ZooDevice: @unchecked Sendable {
 
     /// The display's accelerometer turned: its raw files, and the scans from now on.
     func turn(to orientation: Orientation) {
-        lock.withLock { self.orientation = orientation }
+        self.orientation.withLockedValue { $0 = orientation }
         guard layout.hasRaw else { return }
         let raw = layout.rawCounts(for: orientation)
         let values = ["x": raw.x, "y": raw.y, "z": raw.z]
         for axis in layout.axes { sensor.set("in_accel_\(axis)_raw", EmulatedAccelerometer.format(values[axis] ?? 0)) }
     }
 
-    func stop() {
-        lock.withLock { running = false }
-        done.wait()
-    }
+    func stop() { capture?.stop() }
 }
 
 extension IntegrationTests.DeviceZooTests {

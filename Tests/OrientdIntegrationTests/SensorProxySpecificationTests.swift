@@ -1,5 +1,6 @@
 import EmulatedSensor
 import Foundation
+import NIOConcurrencyHelpers
 import ProcessHarness
 import Testing
 
@@ -454,32 +455,21 @@ extension IntegrationTests.SensorProxySpecificationTests {
 /// The suite's buffered accelerometer capturing at 50 Hz: each scan x, y, z as le:s16/32, then a
 /// le:s64 timestamp, into the device node's FIFO, from the first `stream` on.
 final class ScanStream: @unchecked Sendable {
-    private let lock = NSLock()
-    private var raw: (Int16, Int16, Int16)?
-    private var running = true
-    private let done = DispatchSemaphore(value: 0)
+    private let raw = NIOLockedValueBox<(Int16, Int16, Int16)?>(nil)
+    private var capture: CapturingThread?
 
     init(_ sensor: EmulatedAccelerometer) {
-        Thread.detachNewThread { [self] in
-            var time: Int64 = 1_000_000_000
-            while lock.withLock({ running }) {
-                if let (x, y, z) = lock.withLock({ raw }) {
-                    var bytes: [UInt8] = []
-                    for value in [Int32(x), Int32(y), Int32(z), 0] { bytes += withUnsafeBytes(of: value.littleEndian, Array.init) }
-                    bytes += withUnsafeBytes(of: time.littleEndian, Array.init)
-                    sensor.appendScanBytes(bytes)
-                }
-                time += 20_000_000
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-            done.signal()
+        let raw = self.raw
+        capture = CapturingThread { nanoseconds in
+            guard let (x, y, z) = raw.withLockedValue({ $0 }) else { return }
+            var bytes: [UInt8] = []
+            for value in [Int32(x), Int32(y), Int32(z), 0] { bytes += withUnsafeBytes(of: value.littleEndian, Array.init) }
+            bytes += withUnsafeBytes(of: nanoseconds.littleEndian, Array.init)
+            sensor.appendScanBytes(bytes)
         }
     }
 
-    func stream(_ x: Int16, _ y: Int16, _ z: Int16) { lock.withLock { raw = (x, y, z) } }
+    func stream(_ x: Int16, _ y: Int16, _ z: Int16) { raw.withLockedValue { $0 = (x, y, z) } }
 
-    func stop() {
-        lock.withLock { running = false }
-        done.wait()
-    }
+    func stop() { capture?.stop() }
 }

@@ -48,13 +48,13 @@ struct CaptureSchedule {
             lastError = "\(error)"
         }
         guard !captured.isEmpty else {
-            if now - (lastData ?? since) >= Self.silenceBeforePolling, !buffered.canPoll {
-                // Nothing else to read it by: its buffer is waited on (a hub that paused).
-                logger.debug("the buffer of \(source.info.device) gave no data for \(Int(Self.silenceBeforePolling)) s; it has no raw files to poll, so orientd waits on its buffer")
-                states[index] = .capturing(since: now, lastData: nil, lastTake: now, lastError: lastError)
-                return []
-            }
             if now - (lastData ?? since) >= Self.silenceBeforePolling {
+                guard buffered.canPoll else {
+                    // Nothing else to read it by: its buffer is waited on (a hub that paused).
+                    logger.debug("the buffer of \(source.info.device) gave no data for \(Int(Self.silenceBeforePolling)) s; it has no raw files to poll, so orientd waits on its buffer")
+                    states[index] = .capturing(since: now, lastData: nil, lastTake: now, lastError: lastError)
+                    return []
+                }
                 logger.warning("the buffer of \(source.info.device) gave no data for \(Int(Self.silenceBeforePolling)) s\(lastError.map { " (\($0))" } ?? ""); polling its raw attributes instead")
                 buffered.stopCapture()
                 states[index] = .polling
