@@ -1,3 +1,6 @@
+import OrientationCore
+import OrientdHub
+import OrientdProtocol
 import SensorProxy
 import Testing
 
@@ -17,6 +20,17 @@ import Testing
         var state = SensorProxyState(limits: limits, checksPolkit: polkit)
         _ = state.handle(.hub())
         return state
+    }
+
+    /// A claim refused for the limit is only refused: it neither tells the refused client the
+    /// values nor shows them to everyone as a claim would (before any claim they read as the
+    /// defaults).
+    @Test func aRefusedClaimShowsNothing() {
+        var state = SensorProxyState(limits: Self.limits(claimers: 1))
+        _ = state.handle(.hub(.landscapeLeft) { $0.lightAvailable = true; $0.light = AmbientLight(level: 42, unit: .lux) })
+        _ = state.handle(.claim(1, .light, from: ":1.1"))
+        #expect(state.handle(.claim(2, from: ":1.2")) == [.refuse(2, .tooManyClaimers)])
+        #expect(state.value(of: .accelerometerOrientation) == .text("undefined"))
     }
 
     @Test func theDefaultsAreTheDocumentedOnes() {

@@ -271,19 +271,20 @@ public struct SensorProxyState: Sendable {
     private mutating func claim(_ request: ProxyRequest, at time: Double) -> [Action] {
         let sensor = request.sensor
         var actions: [Action] = []
-        everClaimed.insert(sensor)
-        if !holds(request.sender, sensor) {
-            // The client may have cached the values before any claim, when they read as the
-            // defaults (GDBus proxies cache them): it is told what they are, one property a
-            // signal, as changes are told. A value still at its default needs no word.
-            let shown = ProxyProperty.allCases.filter { $0.sensor == sensor && !$0.isPresence && stored($0) != Self.unclaimed.stored($0) }
-            actions += shown.map { .emit(ProxySignal([$0], to: [request.sender])) }
-        }
+        let newcomer = !holds(request.sender, sensor)
         if let index = claimers.firstIndex(where: { $0.name == request.sender }) {
             claimers[index].sensors.insert(sensor)
         } else {
             guard claimers.count < limits.claimers else { return [.refuse(request.call, .tooManyClaimers)] }
             claimers.append((request.sender, [sensor]))
+        }
+        everClaimed.insert(sensor)
+        if newcomer {
+            // The client may have cached the values before any claim, when they read as the
+            // defaults (GDBus proxies cache them): it is told what they are, one property a
+            // signal, as changes are told. A value still at its default needs no word.
+            let shown = ProxyProperty.allCases.filter { $0.sensor == sensor && !$0.isPresence && stored($0) != Self.unclaimed.stored($0) }
+            actions += shown.map { .emit(ProxySignal([$0], to: [request.sender])) }
         }
         if claims[sensor, default: .unclaimed] == .unclaimed {
             claims[sensor] = .awaitingReading(held: [], settleBy: nil)
