@@ -12,15 +12,36 @@ import re
 GRAVITY = 9.80665
 
 # postures: [(start s, end s, placement)]; changes: [(start s, end s, label)].
-Recording = collections.namedtuple("Recording", "name samples postures changes")
+# person: who carried the phone (Oxford: the folder's subject; HAPT: "user NN").
+Recording = collections.namedtuple("Recording", "name person samples postures changes")
 
 
-def find(directory, margin):
-    """The recordings in `directory`, of whichever set it holds; [] if none."""
+def find(directory, margin, people=None):
+    """The recordings in `directory`, of whichever set it holds, of `people` only if given
+    (a set of `Recording.person` values); [] if none."""
+    recordings = None
     for raw in (os.path.join(directory, "RawData"), directory):
         if os.path.isfile(os.path.join(raw, "labels.txt")):
-            return list(hapt(raw))
-    return list(oxford(directory, margin))
+            recordings = hapt(raw)
+            break
+    if recordings is None:
+        recordings = oxford(directory, margin)
+    return [recording for recording in recordings if people is None or recording.person in people]
+
+
+def people_named(text):
+    """The people a --people argument names: comma-separated HAPT user numbers or ranges
+    ("1-8", "9,10,12-15", as "user NN") or Oxford subject names ("Jamie")."""
+    people = set()
+    for part in text.split(","):
+        part = part.strip()
+        bounds = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+        if bounds:
+            first, last = int(bounds.group(1)), int(bounds.group(2) or bounds.group(1))
+            people.update("user %02d" % number for number in range(first, last + 1))
+        elif part:
+            people.add(part)
+    return people
 
 
 def oxford(directory, margin):
@@ -52,7 +73,8 @@ def oxford(directory, margin):
         placement = fields[3] if len(fields) > 3 else name
         start, end = margin, samples[-1][0] - margin
         postures = [(start, end, placement)] if end > start else []
-        yield Recording(name, samples, postures, [])
+        person = fields[1] if len(fields) > 1 else name
+        yield Recording(name, person, samples, postures, [])
 
 
 # HAPT's activity numbers (its activity_labels.txt).
@@ -99,4 +121,4 @@ def hapt(raw, settle=4.0):
                 postures.append((start + settle, end, "waist, " + HAPT_POSTURES[activity]))
             elif activity in HAPT_CHANGES and end > start:
                 changes.append((start, end, HAPT_CHANGES[activity]))
-        yield Recording(name[:-len(".txt")], samples, postures, changes)
+        yield Recording(name[:-len(".txt")], "user %02d" % int(match.group(2)), samples, postures, changes)

@@ -56,6 +56,8 @@ public struct Classifier: Sendable {
     /// When the current run of full-rate reads began (after a still-rate read or a stall).
     private var runStart = -Double.infinity
     private var inPlaneTurnRate: Double = 0
+    /// Since when the filtered vector has stayed within `restDriftDegrees` of the one it had then.
+    private var rest: (since: Double, vector: Vector3)?
     /// Set by `resume()`: the next usable sample decides at once, without settling.
     private var decideAtOnce = false
 
@@ -69,6 +71,9 @@ public struct Classifier: Sendable {
     /// count as the device holding: sensor noise stays well within it, and the motions it must
     /// catch mid-way (a flip, a walk's first step at a border) moved 35° or more.
     static let movedAcrossGapDegrees = 10.0
+    /// How far (degrees, in space) the filtered vector may wander and the device still count as
+    /// holding still (`restMs`): a body's breathing and a pocket's sag stay within it.
+    static let restDriftDegrees = 6.0
 
     public init(settings: ClassifierSettings = ClassifierSettings()) {
         self.settings = settings
@@ -119,6 +124,7 @@ public struct Classifier: Sendable {
             lockedOutUntil = max(lockedOutUntil, time + settings.accelerationLockoutMs / 1000)
         }
         noteTilt(currentAngles.tilt, at: time)
+        noteRest(fastFiltered, carried: carried, at: time)
         noteInPlaneAngle(filtered: currentAngles.inPlane, raw: OrientationAngles(of: sample.acceleration).inPlane,
                          rawMagnitude: rawMagnitude / gravity, at: time)
         let lyingFlatAs: Orientation? = abs(currentAngles.tilt) >= settings.flatTiltDegrees
@@ -258,7 +264,21 @@ public struct Classifier: Sendable {
                 Geometry.angularDistance(angle, $0.inPlaneAngle!) < Geometry.angularDistance(angle, $1.inPlaneAngle!)
             }!
         }
-        return abs(tilt) <= settings.tiltLimit(for: choice) ? choice : nil
+        return abs(tilt) <= settings.tiltLimit(for: choice) || isResting(at: time) ? choice : nil
+    }
+
+    /// Tracks how long the device has held still: not carried, and its vector within
+    /// `restDriftDegrees` of where it settled.
+    private mutating func noteRest(_ vector: Vector3, carried: Bool, at time: Double) {
+        if !carried, let rest, time >= rest.since, Geometry.angle(between: vector, and: rest.vector) <= Self.restDriftDegrees {
+            return
+        }
+        rest = (time, vector)
+    }
+
+    private func isResting(at time: Double) -> Bool {
+        guard settings.restMs > 0, let rest else { return false }
+        return time - rest.since >= settings.restMs / 1000 - Self.pollJitter
     }
 
     private mutating func forgetMotion() {
@@ -268,6 +288,7 @@ public struct Classifier: Sendable {
         flatSince = nil
         recentTilts.removeAll()
         lastRead = nil
+        rest = nil
         runStart = -.infinity
         inPlaneTurnRate = 0
         lockedOutUntil = -.infinity

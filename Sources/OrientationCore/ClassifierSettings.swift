@@ -50,6 +50,12 @@ public struct ClassifierSettings: Equatable, Sendable {
     public var portraitTiltLimitDegrees: Double = 70
     public var landscapeTiltLimitDegrees: Double = 65
     public var upsideDownTiltLimitDegrees: Double = 60
+    /// Once the device has held still this long, the tilt limits no longer apply: an in-plane
+    /// orientation is decided up to `flatTiltDegrees`. The limits keep a device in motion near
+    /// flat (picked up, put down, a hand's wobble) from deciding on a weak in-plane pull; a device
+    /// at rest between a limit and flat (a phone in a pocket as its owner sits or lies down, a
+    /// tablet propped low) has a steady in-plane pull and shows its pose. 0: the limits always apply.
+    public var restMs: Double = 1000
     /// Beyond the 45° border, how far the in-plane angle must go to leave the current orientation
     /// (22.5°: leave portrait at 67.5°, come back at 22.5°, Android's 45° gap).
     public var hysteresisDegrees: Double = 22.5

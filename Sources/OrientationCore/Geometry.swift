@@ -18,6 +18,13 @@ public enum Geometry {
         return degrees < 0 ? degrees + 360 : degrees
     }
 
+    /// The angle between two vectors in space, 0...180°; 0 if either is zero.
+    public static func angle(between a: Vector3, and b: Vector3) -> Double {
+        let magnitudes = a.magnitude * b.magnitude
+        guard magnitudes > 0 else { return 0 }
+        return acos(max(-1, min(1, a.dot(b) / magnitudes))) * 180 / .pi
+    }
+
     /// The smallest difference between two angles, 0...180°.
     public static func angularDistance(_ a: Double, _ b: Double) -> Double {
         let difference = abs(a - b).truncatingRemainder(dividingBy: 360)

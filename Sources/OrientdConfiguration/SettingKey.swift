@@ -161,6 +161,8 @@ extension SettingKey {
               "Largest tilt (either side) at which landscapeLeft or landscapeRight may be decided."),
         judge("upside-down-tilt-limit-degrees", \.upsideDownTiltLimitDegrees, unit: "degrees", range: 10...90,
               "Largest tilt (either side) at which portraitUpsideDown may be decided."),
+        judge("rest-ms", \.restMs, unit: "milliseconds", range: 0...60000,
+              "Once the device has held still this long, the tilt limits above no longer apply: an in-plane orientation is decided up to flat-tilt-degrees (a pocket as its owner sits or lies down, a tablet propped low). 0: the limits always apply."),
         judge("hysteresis-degrees", \.hysteresisDegrees, unit: "degrees", range: 0...44,
               "How far past the 45° border the in-plane angle must go to leave the published orientation (22.5: leave portrait at 67.5°, return at 22.5°)."),
         judge("settle-ms", \.settleMs, unit: "milliseconds", range: 0...5000,

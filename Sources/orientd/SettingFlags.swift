@@ -50,6 +50,7 @@ struct ClassifierFlags: ParsableArguments {
     @Option(parsing: .unconditional, help: help("portrait-tilt-limit-degrees")) var portraitTiltLimitDegrees: String?
     @Option(parsing: .unconditional, help: help("landscape-tilt-limit-degrees")) var landscapeTiltLimitDegrees: String?
     @Option(parsing: .unconditional, help: help("upside-down-tilt-limit-degrees")) var upsideDownTiltLimitDegrees: String?
+    @Option(parsing: .unconditional, help: help("rest-ms")) var restMs: String?
     @Option(parsing: .unconditional, help: help("hysteresis-degrees")) var hysteresisDegrees: String?
     @Option(parsing: .unconditional, help: help("settle-ms")) var settleMs: String?
     @Option(parsing: .unconditional, help: help("turn-in-progress-degrees-per-second")) var turnInProgressDegreesPerSecond: String?
@@ -67,7 +68,7 @@ struct ClassifierFlags: ParsableArguments {
             ("swing-lockout-ms", swingLockoutMs), ("portrait-tilt-limit-degrees", portraitTiltLimitDegrees),
             ("landscape-tilt-limit-degrees", landscapeTiltLimitDegrees),
             ("upside-down-tilt-limit-degrees", upsideDownTiltLimitDegrees),
-            ("hysteresis-degrees", hysteresisDegrees), ("settle-ms", settleMs),
+            ("rest-ms", restMs), ("hysteresis-degrees", hysteresisDegrees), ("settle-ms", settleMs),
             ("turn-in-progress-degrees-per-second", turnInProgressDegreesPerSecond), ("stale-after-ms", staleAfterMs),
         ]
     }
