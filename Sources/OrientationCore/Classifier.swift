@@ -264,7 +264,18 @@ public struct Classifier: Sendable {
                 Geometry.angularDistance(angle, $0.inPlaneAngle!) < Geometry.angularDistance(angle, $1.inPlaneAngle!)
             }!
         }
-        return abs(tilt) <= settings.tiltLimit(for: choice) || isResting(at: time) ? choice : nil
+        return abs(tilt) <= tiltLimit(for: choice, at: time) ? choice : nil
+    }
+
+    /// The largest |tilt| at which `choice` may be decided now: its own limit, or for a device at
+    /// rest, flat (`faceHysteresisDegrees` short of it when leaving faceUp/faceDown, so a device
+    /// resting at the border does not flap). In motion the own limit stays, leaving flat too: a
+    /// pick-up that twists would otherwise flash the orientation it was put down in.
+    private func tiltLimit(for choice: Orientation, at time: Double) -> Double {
+        let own = settings.tiltLimit(for: choice)
+        guard isResting(at: time) else { return own }
+        let leavingFlat = orientation == .faceUp || orientation == .faceDown
+        return max(own, settings.flatTiltDegrees - (leavingFlat ? settings.faceHysteresisDegrees : 0))
     }
 
     /// Tracks how long the device has held still: not carried, and its vector within

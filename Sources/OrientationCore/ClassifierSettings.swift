@@ -30,6 +30,11 @@ public struct ClassifierSettings: Equatable, Sendable {
     public var accelerationLockoutMs: Double = 500
     /// |tilt| at which the device lies flat: no in-plane decision, faceUp/faceDown instead.
     public var flatTiltDegrees: Double = 80
+    /// A device at rest (`restMs`) leaves faceUp/faceDown below `flatTiltDegrees` less this, so
+    /// one resting at the border does not flap. In motion, faceUp/faceDown is left at the tilt
+    /// limit of the orientation it goes to (70° for portrait): a pick-up that twists must not flash
+    /// the orientation it was put down in.
+    public var faceHysteresisDegrees: Double = 5
     /// How long it must lie flat before faceUp/faceDown is published.
     public var faceDelayMs: Double = 500
     /// After lying flat at least `flatMinimumMs`, a new in-plane orientation waits `flatEndedLockoutMs`.

@@ -143,6 +143,8 @@ extension SettingKey {
               "After a shake or bump, how long nothing new is decided."),
         judge("flat-tilt-degrees", \.flatTiltDegrees, unit: "degrees", range: 45...90,
               "Tilt at which the device counts as lying flat (faceUp/faceDown) rather than upright."),
+        judge("face-hysteresis-degrees", \.faceHysteresisDegrees, unit: "degrees", range: 0...35,
+              "A device at rest (rest-ms) leaves faceUp or faceDown below flat-tilt-degrees less this, so one resting at the border does not flap. In motion it leaves them at the tilt limit of the orientation it goes to."),
         judge("face-delay-ms", \.faceDelayMs, unit: "milliseconds", range: 0...10000,
               "How long the device must lie flat before faceUp or faceDown is published."),
         judge("flat-minimum-ms", \.flatMinimumMs, unit: "milliseconds", range: 0...10000,

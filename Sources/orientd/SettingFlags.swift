@@ -41,6 +41,7 @@ struct ClassifierFlags: ParsableArguments {
     @Option(parsing: .unconditional, help: help("acceleration-tolerance")) var accelerationTolerance: String?
     @Option(parsing: .unconditional, help: help("acceleration-lockout-ms")) var accelerationLockoutMs: String?
     @Option(parsing: .unconditional, help: help("flat-tilt-degrees")) var flatTiltDegrees: String?
+    @Option(parsing: .unconditional, help: help("face-hysteresis-degrees")) var faceHysteresisDegrees: String?
     @Option(parsing: .unconditional, help: help("face-delay-ms")) var faceDelayMs: String?
     @Option(parsing: .unconditional, help: help("flat-minimum-ms")) var flatMinimumMs: String?
     @Option(parsing: .unconditional, help: help("flat-ended-lockout-ms")) var flatEndedLockoutMs: String?
@@ -62,7 +63,7 @@ struct ClassifierFlags: ParsableArguments {
             ("carried-motion", carriedMotion), ("filter-reset-gap-ms", filterResetGapMs),
             ("free-fall-magnitude", freeFallMagnitude), ("gravity", gravity),
             ("acceleration-tolerance", accelerationTolerance), ("acceleration-lockout-ms", accelerationLockoutMs),
-            ("flat-tilt-degrees", flatTiltDegrees), ("face-delay-ms", faceDelayMs),
+            ("flat-tilt-degrees", flatTiltDegrees), ("face-hysteresis-degrees", faceHysteresisDegrees), ("face-delay-ms", faceDelayMs),
             ("flat-minimum-ms", flatMinimumMs), ("flat-ended-lockout-ms", flatEndedLockoutMs),
             ("swing-tilt-degrees", swingTiltDegrees), ("swing-window-ms", swingWindowMs),
             ("swing-lockout-ms", swingLockoutMs), ("portrait-tilt-limit-degrees", portraitTiltLimitDegrees),

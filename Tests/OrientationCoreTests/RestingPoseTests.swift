@@ -82,3 +82,23 @@ import Foundation
         #expect(decided > 0.5 && decided < 1.6)
     }
 }
+
+@Suite struct RestingAtTheFlatBorderTests {
+    @Test func aDeviceRestingAtTheFlatBorderDoesNotFlap() {
+        // On a cushion at 80° ± 1.5°: it goes faceUp once and stays there.
+        var classifier = Classifier()
+        let upright = RestingPoseTests.motion(seconds: 2) { _ in (0, 30) }
+        let cushion = RestingPoseTests.motion(seconds: 60) { t in (0, 80 + 1.5 * RestingPoseTests.sway(t)) }
+        let changes = replay(upright + cushion, into: &classifier)
+        #expect(changes.map(\.orientation) == [.portrait, .faceUp])
+    }
+
+    @Test func aDeviceAtRestLeavesFaceUpShortOfFlat() {
+        var classifier = Classifier()
+        let flat = RestingPoseTests.motion(seconds: 3) { _ in (0, 88) }
+        let tipped = RestingPoseTests.motion(seconds: 3) { t in (0, 88 - 10 * min(t, 1)) }
+        let propped = RestingPoseTests.motion(seconds: 5) { t in (0, 72 + RestingPoseTests.sway(t)) }
+        #expect(replay(flat + tipped, into: &classifier).map(\.orientation) == [.faceUp])
+        #expect(replay(propped, into: &classifier, start: 6).map(\.orientation) == [.portrait])
+    }
+}
