@@ -13,6 +13,8 @@ import ProcessHarness
 struct LoadedGetsRun {
     let sensor: EmulatedAccelerometer
     let timeout: Double
+    /// Steps of each 90° turn (`turn(from:to:)`).
+    let turnSteps: Int
     let say: (String) -> Void
 
     struct Result {
@@ -139,18 +141,18 @@ struct LoadedGetsRun {
 }
 
 extension LoadedGetsRun {
-    /// Turns the emulated device by 90° as a quick hand does, in 10° steps 10 ms apart (90 ms in
-    /// all), each step's three axis files written one after the other: a reader that comes between
-    /// two writes, or finds the writer starved for a while under this load, sees two directions
-    /// 10° apart mixed, about 1 g (as a real sensor read axis by axis during a turn), never the
-    /// 1.41 g or 0 g of two orientations' axes mixed, which would read as a knock.
+    /// Turns the emulated device by 90° as a quick hand does, in `turnSteps` steps 10 ms apart (9:
+    /// 10° steps, 90 ms in all), each step's three axis files written one after the other: a reader
+    /// that comes between two writes, or finds the writer starved for a while under this load, sees
+    /// two directions 10° apart mixed, about 1 g (as a real sensor read axis by axis during a turn).
+    /// With one step it sees two orientations' axes mixed: 1.41 g or 0 g, which reads as a knock.
     func turn(from start: Orientation, to end: Orientation) {
         let from = EmulatedAccelerometer.rawCounts(for: start), to = EmulatedAccelerometer.rawCounts(for: end)
         let begin = atan2(from.x, from.y)
         var finish = atan2(to.x, to.y)
         while finish - begin > .pi { finish -= 2 * .pi }
         while finish - begin < -.pi { finish += 2 * .pi }
-        let steps = 9
+        let steps = turnSteps
         for step in 1...steps {
             let angle = begin + (finish - begin) * Double(step) / Double(steps)
             sensor.setRaw(Vector3((EmulatedAccelerometer.countsPerG * sin(angle)).rounded(),

@@ -45,6 +45,9 @@ struct OrientdFanout: ParsableCommand {
     @Option(help: "Seconds between turns with --get-loops.")
     var turnEvery = 0.5
 
+    @Option(help: "Steps of each 90° turn with --get-loops: 9 (10° each, 10 ms apart) as a quick hand turns; 1 writes the new orientation's axis files one after another, so a reader may see two orientations' axes mixed (a writer starved between files shows it for longer).")
+    var turnSteps = 9
+
     @Option(help: "Seconds of turning with --get-loops.")
     var loadSeconds = 20.0
 
@@ -53,6 +56,7 @@ struct OrientdFanout: ParsableCommand {
 
     func validate() throws {
         guard changes >= 1, settle >= 0, timeout > 0 else { throw ValidationError("--changes and --timeout must be positive") }
+        guard turnSteps >= 1 else { throw ValidationError("--turn-steps must be 1 or more") }
     }
 
     func run() throws {
@@ -105,7 +109,7 @@ struct OrientdFanout: ParsableCommand {
         }
         for (sensor, start) in services {
             let service = try start(sensor)
-            let run = LoadedGetsRun(sensor: sensor, timeout: timeout, say: say)
+            let run = LoadedGetsRun(sensor: sensor, timeout: timeout, turnSteps: turnSteps, say: say)
             let result = try run.measure(service, subscribers: count, loops: getLoops, interval: turnEvery, seconds: loadSeconds)
             print("**\(service.name)**\n\n" + result.markdown + "\n")
             for complaint in result.complaints { say("\(service.name): \(complaint)") }
