@@ -94,6 +94,11 @@ struct Daemon {
         } catch {
             problems += error.problems
         }
+        // --socket and socket= are checked as they are read; a socket still in force that breaks
+        // their rule (an absolute path) came from $ORIENTD_SOCKET, and is held to it too.
+        if problems.isEmpty, let socketKey = SettingKey.named("socket"), let reason = socketKey.apply(settings.socketPath, to: &settings) {
+            problems.append(ConfigurationProblem(origin: "$\(Wire.socketEnvironmentVariable)", line: nil, reason: reason))
+        }
         if problems.isEmpty { problems = settings.conflicts }
         guard problems.isEmpty else { throw ConfigurationProblems(problems: problems) }
         return (settings, configRead)
@@ -129,22 +134,30 @@ struct Daemon {
             return (uri: uri, demand: demand, hub: hub)
         }
         let hubs = DeviceHubs(sensors.map { DeviceHubs.Entry(uri: $0.uri, hub: $0.hub) })
-        let server: HubServer
-        do {
-            let listener: HubServer.Listener = try SocketActivation.passedSocket().map { .passed(descriptor: $0) }
-                ?? .path(settings.socketPath)
-            server = try await HubServer.bind(
-                listener, hubs: hubs, sensorRate: settings.rate,
-                maximumClients: FileDescriptorBudget.clients(wanted: settings.maxClients, logger: logger),
-                maximumClientsPerUser: settings.maxClientsPerUser, logger: logger)
-        } catch {
-            throw DaemonFailure("\(error)")
+        // A fast replay plays too fast for any client to follow (it has often ended before one
+        // could connect): it opens no socket, and its log is what it serves.
+        let server: HubServer?
+        if replayEnd == nil {
+            let passed = try SocketActivation.passedSocket()
+            do {
+                server = try await HubServer.bind(
+                    passed.map { .passed(descriptor: $0) } ?? .path(settings.socketPath), hubs: hubs, sensorRate: settings.rate,
+                    maximumClients: FileDescriptorBudget.clients(wanted: settings.maxClients, logger: logger),
+                    maximumClientsPerUser: settings.maxClientsPerUser, logger: logger)
+            } catch {
+                let elsewhere = passed == nil
+                    ? "; to serve elsewhere, pass --socket PATH (an absolute path, e.g. $XDG_RUNTIME_DIR/orientd.sock) or set $\(Wire.socketEnvironmentVariable)"
+                    : ""
+                throw DaemonFailure("\(error)\(elsewhere)")
+            }
+        } else {
+            server = nil
         }
 
         // The watchdog follows the main feed (this machine's, when local: is read): another
         // board that hangs is libiio's network timeout's business (5 s), and must not restart
         // the daemon serving everyone else.
-        let statusLine = SystemdStatusLine(hub: hubs.main, clients: { server.connectedClients }, notifier: notifier)
+        let statusLine = SystemdStatusLine(hub: hubs.main, clients: { server?.connectedClients ?? 0 }, notifier: notifier)
         let heartbeat = notifier.heartbeatInterval.map { interval in
             SensorPoller.Heartbeat(interval: interval, beat: {
                 notifier.heartbeat()
@@ -155,7 +168,7 @@ struct Daemon {
         do {
             events = try openOutsideEvents(settings, hub: hubs.main, logger: logger)
         } catch {
-            await server.close()
+            await server?.close()
             throw DaemonFailure("\(error)")
         }
         var feeds: [any SampleFeed] = []
@@ -199,14 +212,14 @@ struct Daemon {
             ambient?.stop()
             events.stop()
             for feed in feeds { feed.stop() }
-            await server.close()
+            await server?.close()
             throw DaemonFailure("\(error)")
         }
-        // A fast replay plays too fast for any client to follow (it has often ended by now): its
-        // log is what it serves.
-        if replayEnd == nil { logger.info("serving the orientation on \(server.socketPath) (\(origin))") }
-        if server.socketPath != settings.socketPath {
-            logger.notice("serving the socket systemd passed, not \(settings.socketPath) (the socket setting); move it with 'systemctl edit orientd.socket'")
+        if let server {
+            logger.info("serving the orientation on \(server.socketPath) (\(origin))")
+            if server.socketPath != settings.socketPath {
+                logger.notice("serving the socket systemd passed, not \(settings.socketPath) (the socket setting); move it with 'systemctl edit orientd.socket'")
+            }
         }
         notifier.ready(status: SystemdStatusLine.line(hubs.main.status(clients: 0)))
 
@@ -217,8 +230,8 @@ struct Daemon {
         }
         let services: [any Service] = zip(sensors, feeds).enumerated().map { index, pair in
             SampleFeedService(feed: pair.1, uri: pair.0.uri, startedAlready: index == 0, logger: logger)
-        } + [StoppingService(events: events, ambient: ambient, notifier: notifier, statusLine: statusLine), server,
-             SignalService(signals: signals, reloader: reloader, logger: logger)]
+        } + [StoppingService(events: events, ambient: ambient, notifier: notifier, statusLine: statusLine)] + (server.map { [$0] } ?? [])
+            + [SignalService(signals: signals, reloader: reloader, logger: logger)]
         let ending = replayEnd.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0, successTerminationBehavior: .gracefullyShutdownGroup)] } ?? []
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) } + ending,

@@ -97,7 +97,7 @@ extension IntegrationTests {
             // [Device] example at the end holds no setting.
             let keys = defaults.standardOutput.split(separator: "\n").prefix { !$0.contains("[Device") }
                 .compactMap { $0.wholeMatch(of: /#?([a-z][a-z-]*)=(.*)/).map { (String($0.1), String($0.2)) } }
-            #expect(keys.count == 36)
+            #expect(keys.count == 38)
             for (name, current) in keys {
                 // On/off keys are --name and --no-name: each turns its key the other way.
                 if current == "true" || current == "false" {
@@ -111,6 +111,20 @@ extension IntegrationTests {
                 #expect(result.status == 0, "--\(name) \(value): \(result.standardError)")
                 #expect(result.standardOutput.contains("\n\(name)=\(value)\n"), "--\(name) \(value)")
             }
+        }
+
+        /// One rule for the socket however it is given: a relative path is refused from
+        /// $ORIENTD_SOCKET as from --socket, each naming where it came from; --socket overrides it.
+        @Test func aRelativeSocketIsRefusedFromTheEnvironmentAsFromTheFlag() throws {
+            let fromEnvironment = try run("orientd", ["--config", "/dev/null", "--print-config"], environment: ["ORIENTD_SOCKET": "rel.sock"])
+            #expect(fromEnvironment.status != 0)
+            #expect(fromEnvironment.standardError.contains("$ORIENTD_SOCKET: expected an absolute path, got 'rel.sock'"), "\(fromEnvironment.standardError)")
+            let fromFlag = try run("orientd", ["--config", "/dev/null", "--print-config", "--socket", "rel.sock"])
+            #expect(fromFlag.status == fromEnvironment.status)
+            #expect(fromFlag.standardError.contains("--socket: expected an absolute path, got 'rel.sock'"), "\(fromFlag.standardError)")
+            let overridden = try run("orientd", ["--config", "/dev/null", "--print-config", "--socket", "/tmp/abs.sock"],
+                                     environment: ["ORIENTD_SOCKET": "rel.sock"])
+            #expect(overridden.status == 0, "\(overridden.standardError)")
         }
 
         @Test func theSampleConfigIsTheDefaults() throws {

@@ -44,6 +44,32 @@ extension IntegrationTests {
             #expect(daemon.log.contains("orientation portrait → landscapeLeft"), "\(daemon.log)")
         }
 
+        /// A fast replay opens no socket: it runs beside a daemon already serving the socket it
+        /// would have taken (the README's terminal after scripts/try), and as a user who may not
+        /// create /run/orientd.sock.
+        @Test func aFastReplayOpensNoSocket() throws {
+            let serving = try Daemon(sensor: try EmulatedAccelerometer.standard())
+            let trace = makeScratchDirectory() + "/turn.trace"
+            let samples = (0..<100).map { AccelerometerSample(time: Double($0) * 0.04, acceleration: $0 < 50 ? Vector3(0, -9.80665, 0) : Vector3(-9.80665, 0, 0)) }
+            try Trace.format(samples).write(toFile: trace, atomically: true, encoding: .utf8)
+            let replay = try Daemon(sensor: nil, arguments: ["--replay", trace, "--fast"], socketPath: serving.socketPath, waitForSocket: false)
+            #expect(waitUntil(timeout: 10) { !replay.process.isRunning }, "\(replay.log)")
+            #expect(replay.stop() == 0, "\(replay.log)")
+            #expect(replay.log.contains("orientation portrait → landscapeLeft"), "\(replay.log)")
+            #expect(!replay.log.contains("already serving"), "\(replay.log)")
+            #expect(try serving.client().call("ping")["pong"] == .bool(true), "the serving daemon keeps its socket")
+        }
+
+        /// A replay in real time serves a socket; one it cannot make says how to pass another.
+        @Test func aSocketThatCannotBeMadeSaysHowToPassAnother() throws {
+            let trace = makeScratchDirectory() + "/still.trace"
+            try "0 0 -9.8 0\n".write(toFile: trace, atomically: true, encoding: .utf8)
+            let replay = try Daemon(sensor: nil, arguments: ["--replay", trace], socketPath: "/proc/orientd-test/orientd.sock", waitForSocket: false)
+            #expect(waitUntil(timeout: 10) { !replay.process.isRunning }, "\(replay.log)")
+            #expect(replay.stop() != 0)
+            #expect(replay.log.contains("to serve elsewhere, pass --socket PATH"), "\(replay.log)")
+        }
+
         @Test func aMalformedTraceIsRefusedNamingTheLine() throws {
             let trace = makeScratchDirectory() + "/bad.trace"
             try "0 0 -9.8 0\n0.02 0 -9.8\n".write(toFile: trace, atomically: true, encoding: .utf8)
