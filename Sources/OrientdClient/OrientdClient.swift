@@ -193,7 +193,7 @@ public enum OrientdClientError: Error, CustomStringConvertible {
         if !path.hasPrefix("/") {
             var directory = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             guard getcwd(&directory, directory.count) != nil else { return "" }
-            absolute = String(cString: directory) + "/" + path
+            absolute = String(decoding: directory.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/" + path
         }
         let parent = absolute.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         var status = stat()

@@ -58,7 +58,7 @@ public struct HyprlandCommands: ScreenCommandPlan {
         return Text.trimmed(result.standardOutput) == "ok" ? .succeeded : .refused(result.words)
     }
 
-    public func installHint(for tool: String) -> String { "hyprctl comes with Hyprland (Debian package hyprland)" }
+    public func installHint(for tool: String) -> String { "hyprctl comes with Hyprland, which Debian 12 does not package: see hyprland.org" }
 
     /// One monitor of `hyprctl monitors`, as far as a rotation needs it.
     struct Monitor: Equatable {

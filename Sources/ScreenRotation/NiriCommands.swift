@@ -43,5 +43,5 @@ public struct NiriCommands: ScreenCommandPlan {
         return judged
     }
 
-    public func installHint(for tool: String) -> String { "niri msg comes with niri (Debian package niri)" }
+    public func installHint(for tool: String) -> String { "niri msg comes with niri, which Debian 12 does not package: see github.com/YaLTeR/niri" }
 }

@@ -17,7 +17,11 @@ struct Get: ParsableCommand {
     func run() throws {
         let (result, json) = try options.call(.get, device.parameters, as: OrientationResult.self)
         Output.line(output.json ? ConnectionOptions.json(json) : result.orientation.rawValue)
+        if result.orientation == .unknown && !output.json { Output.error(Self.unknownHint) }
     }
+
+    /// Said on standard error beside "unknown", which alone does not say why.
+    static let unknownHint = "orientctl: orientd has no reading from an accelerometer (none found, or it fails to read); 'orientctl status' says which"
 }
 
 

@@ -60,7 +60,10 @@ struct Monitor: ParsableCommand {
                 Output.line(ConnectionOptions.json(json))
                 return
             }
-            if events.contains(.deviceOrientationDidChange) { Output.line(result.orientation.rawValue) }
+            if events.contains(.deviceOrientationDidChange) {
+                Output.line(result.orientation.rawValue)
+                if result.orientation == .unknown { Output.error(Get.unknownHint) }
+            }
             if let tilt = result.tilt { Output.line("tilt \(tilt.rawValue)") }
             // An ambient value unknown yet follows as an event; a sensor missing is said at once.
             if result.proximityAvailable == false { Output.line("proximity sensor unavailable: orientd has none") }

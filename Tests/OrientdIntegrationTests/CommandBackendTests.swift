@@ -86,7 +86,7 @@ extension IntegrationTests {
             defer { stubs.remove() }
             let nowhere = CommandBackend(plan: NiriCommands(), environment: ["PATH": stubs.directory + "/empty"])
             #expect(failure { () throws(BackendFailure) in _ = try nowhere.outputNames() }?.description ==
-                "niri was not found on PATH: niri msg comes with niri (Debian package niri)")
+                "niri was not found on PATH: niri msg comes with niri, which Debian 12 does not package: see github.com/YaLTeR/niri")
 
             let hyprlandGone = try backend("hyprland", stubs, behavior: "gone")
             let gone = failure { () throws(BackendFailure) in try hyprlandGone.turn("eDP-1", to: .upright) }

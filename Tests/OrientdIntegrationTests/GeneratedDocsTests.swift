@@ -49,6 +49,14 @@ extension IntegrationTests {
             }
             let orientd = try String(contentsOfFile: "\(Self.root)/man/man1/orientd.1", encoding: .utf8)
             #expect(!orientd.contains("subcommand"), "orientd has no subcommand to show")
+            // As man shows them: headed by the section's name, not "BSD", and orientctl's page lists
+            // its commands in a section of their own, not only under SEE ALSO.
+            let shown = try run(executable: "/usr/bin/groff", ["-mdoc", "-Tutf8", "-P-cbou", "\(Self.root)/man/man1/orientctl.1"]).standardOutput
+            #expect(shown.contains("General Commands Manual") && !shown.contains("BSD"), "\(shown.prefix(300))")
+            let commands = shown.components(separatedBy: "COMMANDS").dropFirst().first?.components(separatedBy: "EXIT STATUS").first ?? ""
+            for command in ["get", "monitor", "watch", "rotate", "calibrate", "lock", "unlock", "status"] {
+                #expect(commands.contains("     \(command)"), "orientctl(1)'s COMMANDS lacks \(command): \(Self.regenerate)")
+            }
         }
 
         /// Every subcommand has a page, and each page names every option its --help shows.

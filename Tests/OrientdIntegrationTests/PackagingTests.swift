@@ -101,6 +101,8 @@ enum PackagingChecks {
                 #expect(contents.contains("." + file + "\n"), "\(file) is not in the package")
             }
             #expect(!contents.contains("./usr/share/orientd/"), "the installer's own file list is packaged")
+            // "./" is the root of whatever directory the package is unpacked into (dpkg-deb -x).
+            #expect(contents.hasPrefix("drwxr-xr-x root/root"), "the data archive's ./ is \(contents.prefix(10))")
 
             // Installed into a scratch root: its dpkg database knows only the packages the
             // Depends name, as this machine has them, so dpkg checks they are satisfied.
@@ -319,6 +321,10 @@ enum PackagingChecks {
             }
             let help = try run(executable: destdir + "/opt/orientd/bin/orientd", ["--help"])
             #expect(help.standardOutput.contains("USAGE: orientd"))
+            // The man pages cite the documents where this prefix put them.
+            let page = try run(executable: "/bin/sh", ["-c", "gzip -dc '\(destdir)/opt/orientd/share/man/man1/orientd.1.gz'"]).standardOutput
+            #expect(page.contains("/opt/orientd/share/doc/orientd/protocol.md") && !page.contains("/usr/share/doc/orientd/"))
+            #expect(FileManager.default.fileExists(atPath: destdir + "/opt/orientd/share/doc/orientd/protocol.md"))
 
             let uninstall = try run(executable: Self.root + "/scripts/uninstall", ["--prefix", "/opt/orientd", "--destdir", destdir, "--purge"])
             #expect(uninstall.status == 0, "\(uninstall.standardError)")

@@ -5,21 +5,23 @@ import ProcessHarness
 import Testing
 
 extension IntegrationTests {
-    /// The README's Python client, taken verbatim from its fenced block and run with python3 against
-    /// the real daemon on an emulated sensor: it must do what its comments say.
+    /// The Python clients of the README and of docs/protocol.md, taken verbatim from their fenced
+    /// blocks and run with python3 against the real daemon on an emulated sensor: each must do what
+    /// its comments say.
     @Suite struct ReadmeExampleTests {
-        /// The one ```python block of README.md, exactly as written.
-        static func readmePythonExample() throws -> String {
-            let readme = try String(contentsOfFile: SystemdTests.root + "/README.md", encoding: .utf8)
+        /// The one ```python block of a document, exactly as written.
+        static func pythonExample(in document: String) throws -> String {
+            let text = try String(contentsOfFile: SystemdTests.root + "/" + document, encoding: .utf8)
             let opening = "```python\n"
-            let blocks = readme.components(separatedBy: opening).dropFirst()
-            try #require(blocks.count == 1, "README.md should have one ```python block, has \(blocks.count)")
+            let blocks = text.components(separatedBy: opening).dropFirst()
+            try #require(blocks.count == 1, "\(document) should have one ```python block, has \(blocks.count)")
             let block = try #require(blocks.first?.components(separatedBy: "\n```").first, "the ```python block is not closed")
             return block + "\n"
         }
 
-        @Test func thePythonClientPrintsTheHelloTheCurrentOrientationThenEachChange() throws {
-            let code = try Self.readmePythonExample()
+        @Test(arguments: ["README.md", "docs/protocol.md"])
+        func thePythonClientPrintsTheHelloTheCurrentOrientationThenEachChange(document: String) throws {
+            let code = try Self.pythonExample(in: document)
             let sensor = try EmulatedAccelerometer.standard(.landscapeRight)
             let daemon = try Daemon(sensor: sensor)
             let script = daemon.directory + "/readme-client.py"

@@ -158,6 +158,8 @@ extension IntegrationTests {
             let status = try daemon.client().call("status")
             let gaveUp = daemon.log.contains("cannot open IIO context")
             #expect(get.standardOutput == "unknown\n", "\(get.standardError)")
+            // "unknown" alone does not say why: standard error points at status.
+            #expect(get.standardError.contains("'orientctl status' says which"), "\(get.standardError)")
             #expect(status["sensor"]?["problem"]?.stringValue?.contains("connecting to \(uri): no answer yet") == true, "\(status)")
             #expect(!gaveUp, "answered only once libiio gave up:\n\(daemon.log)")
             #expect(daemon.log.contains("\(uri) has not answered within half a second; serving meanwhile"), "\(daemon.log)")

@@ -50,6 +50,9 @@ extension IntegrationTests {
 
             tryIt.stop()
             #expect(waitUntil(timeout: 10) { !FileManager.default.fileExists(atPath: state + "/orientd.sock") })
+            // Nothing of the emulated device is left to point at.
+            #expect(waitUntil(timeout: 10) { !FileManager.default.fileExists(atPath: state + "/sysfs") })
+            #expect(!FileManager.default.fileExists(atPath: state + "/bin"))
             let gone = try turn(["portrait"])
             #expect(gone.status == 1)
             #expect(gone.standardError.contains("start one with scripts/try"), "\(gone.standardError)")

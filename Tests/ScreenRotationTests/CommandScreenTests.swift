@@ -138,8 +138,8 @@ final class ScriptedTools: ToolExecutor {
     @Test func missingToolsNameTheirPackage() {
         let none = ScriptedTools { _ in .notFound }
         let expected: [(any ScreenCommandPlan, String)] = [
-            (HyprlandCommands(), "hyprctl was not found on PATH: hyprctl comes with Hyprland (Debian package hyprland)"),
-            (NiriCommands(), "niri was not found on PATH: niri msg comes with niri (Debian package niri)"),
+            (HyprlandCommands(), "hyprctl was not found on PATH: hyprctl comes with Hyprland, which Debian 12 does not package: see hyprland.org"),
+            (NiriCommands(), "niri was not found on PATH: niri msg comes with niri, which Debian 12 does not package: see github.com/YaLTeR/niri"),
             (WlrRandrCommands(), "wlr-randr was not found on PATH: Debian package wlr-randr"),
             (X11Commands(), "xrandr was not found on PATH: Debian package x11-xserver-utils"),
         ]

@@ -352,7 +352,8 @@ public struct SensorProxyState: Sendable {
 
     // MARK: Properties
 
-    private func isPresent(_ sensor: HubSensor) -> Bool {
+    /// Whether orientd has the sensor now (its `Has…` property).
+    public func isPresent(_ sensor: HubSensor) -> Bool {
         switch sensor {
         case .accelerometer: accelerometer.present
         case .light: light.present

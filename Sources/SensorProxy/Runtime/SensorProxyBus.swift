@@ -123,7 +123,9 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
         guard let bus else { return [] }
         switch action {
         case .holdSensor(let sensor):
-            logger.info("a D-Bus client claimed the \(sensor): reading it")
+            logger.info(state.isPresent(sensor)
+                ? "a D-Bus client claimed the \(sensor): reading it"
+                : "a D-Bus client claimed the \(sensor), which orientd does not have now: it is read if one appears")
             hub.hold(sensor)
         case .releaseSensor(let sensor):
             logger.info("no D-Bus client claims the \(sensor) any more")
@@ -150,7 +152,7 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
         case .polkitReachable(true, _):
             logger.notice("polkit answers again: D-Bus clients' claims are decided by it")
         case .polkitReachable(false, let reason):
-            logger.warning("cannot ask polkit whether a D-Bus client may claim a sensor (\(reason)); such claims are refused: start polkitd, or set sensor-proxy-polkit=false under [Daemon] in /etc/orientd.conf (then restart orientd) to let any local user claim")
+            logger.warning("cannot ask polkit whether a D-Bus client may claim a sensor (\(reason)); such claims are refused: start polkitd, or set sensor-proxy-polkit=false under [Daemon] in orientd's config file (then restart orientd), or start it with --no-sensor-proxy-polkit, to let any local user claim")
         }
         return []
     }
