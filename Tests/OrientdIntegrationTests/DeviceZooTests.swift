@@ -5,7 +5,7 @@ import OrientationCore
 import ProcessHarness
 import Testing
 
-extension IntegrationTests {
+extension IncumbentComparisons {
     /// Every accelerometer driver of the kernel, laid out as its source declares it
     /// (`KernelDriverZoo`): orientd turns with each through the four in-plane orientations and
     /// faceUp, reading it the way it would on the machine (its raw files, or the kernel buffer
@@ -81,7 +81,7 @@ extension IntegrationTests {
                 }
                 if orientation != turn { problems.append("did not turn to \(turn) (still \(orientation))") }
             }
-            let status = try AmbientSensorDaemonTests.status(daemon)?["sensor"]
+            let status = try IntegrationTests.AmbientSensorDaemonTests.status(daemon)?["sensor"]
             if status?["device"]?.stringValue?.hasPrefix("iio:device0") != true || status?["location"]?.stringValue != "display" {
                 problems.append("the display sensor is not the one read: \(String(describing: status))")
             }
@@ -106,7 +106,7 @@ extension IntegrationTests {
             if layout.axes.count == 3 {
                 var said = false
                 let settled = waitUntil(timeout: 3) {
-                    said = (try? AmbientSensorDaemonTests.status(daemon)?["sensor"]?["scaleProblem"]?.stringValue?.contains("scale is wrong")) == true
+                    said = (try? IntegrationTests.AmbientSensorDaemonTests.status(daemon)?["sensor"]?["scaleProblem"]?.stringValue?.contains("scale is wrong")) == true
                     return said == layout.scaleIsWrong
                 }
                 if !settled { problems.append("status \(said ? "says" : "does not say") the scale is wrong") }
@@ -175,7 +175,7 @@ final class ZooDevice: @unchecked Sendable {
     func stop() { capture?.stop() }
 }
 
-extension IntegrationTests.DeviceZooTests {
+extension IncumbentComparisons.DeviceZooTests {
     /// docs/devices.md's table is the zoo's: every layout the test turns has its row, as rendered
     /// from the same data (regenerate it from the failure's text).
     @Test func theDevicesDocumentListsEveryLayout() throws {

@@ -30,7 +30,7 @@ extension IntegrationTests {
 
         @Test func wrongCallsGetClearErrors() throws {
             let bench = try SensorProxyBench()
-            let daemon = try bench.orientd(try SensorProxyTests.sensor())
+            let daemon = try bench.orientd(try IncumbentComparisons.SensorProxyTests.sensor())
             let result = try bench.python(Self.badCalls)
             let answers = Dictionary(uniqueKeysWithValues: result.standardOutput.split(separator: "\n").map { line in
                 let parts = line.split(separator: " ")
@@ -77,7 +77,7 @@ extension IntegrationTests {
 
         @Test func aFloodOfClaimsFromOneClientIsOneClaim() throws {
             let bench = try SensorProxyBench()
-            let sensor = try SensorProxyTests.sensor()
+            let sensor = try IncumbentComparisons.SensorProxyTests.sensor()
             let daemon = try bench.orientd(sensor, arguments: ["--no-sensor-proxy-polkit", "--keep-reading-ms", "1000"])
             let result = try bench.python(Self.floodOfClaims)
             #expect(["2000 ['ok'] True\nreleased\n", "2000 ['ok', 'org.freedesktop.DBus.Error.LimitsExceeded'] True\nreleased\n"].contains(result.standardOutput), "\(result.standardError)\n\(daemon.log)")
@@ -108,7 +108,7 @@ extension IntegrationTests {
             let bench = try SensorProxyBench()
             // A claim after the sensor went idle waits for a fresh reading: poll fast, so that
             // 1000 of them take seconds.
-            let daemon = try bench.orientd(try SensorProxyTests.sensor(), arguments: ["--no-sensor-proxy-polkit", "--rate", "200", "--keep-reading-ms", "1000"])
+            let daemon = try bench.orientd(try IncumbentComparisons.SensorProxyTests.sensor(), arguments: ["--no-sensor-proxy-polkit", "--rate", "200", "--keep-reading-ms", "1000"])
             let descriptors = "/proc/\(daemon.process.processIdentifier)/fd"
             func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: descriptors).count) ?? -1 }
 
@@ -151,7 +151,7 @@ extension IntegrationTests {
 
         @Test func aThousandClaimsFromAQuarterOfAThousandClientsKeepOrientdOnTheBus() throws {
             let bench = try SensorProxyBench()
-            let daemon = try bench.orientd(try SensorProxyTests.sensor(), arguments: ["--no-sensor-proxy-polkit", "--keep-reading-ms", "1000"])
+            let daemon = try bench.orientd(try IncumbentComparisons.SensorProxyTests.sensor(), arguments: ["--no-sensor-proxy-polkit", "--keep-reading-ms", "1000"])
             try #require(waitUntil(timeout: 10) { bench.owner(of: "net.hadess.SensorProxy") == daemon.process.processIdentifier })
             let result = try bench.python(Self.manyClaimers)
             #expect(result.standardOutput == "refused 0\n1\n", "\(result.standardError)\n\(daemon.log)")
@@ -179,7 +179,7 @@ extension IntegrationTests {
             let client = try ChildProcess("/usr/bin/python3", ["-c", Self.readsAsTheNameAppears], environment: bench.bus.environment)
             defer { client.stop() }
             try #require(client.waitForLine(containing: "waiting"))
-            let daemon = try bench.orientd(try SensorProxyTests.sensor())
+            let daemon = try bench.orientd(try IncumbentComparisons.SensorProxyTests.sensor())
             #expect(client.waitForLine(containing: "True"), "\(client.outputText)\n\(daemon.log)")
             #expect(client.output.last?.text == "True True True", "\(client.outputText)")
         }
@@ -200,7 +200,7 @@ extension IntegrationTests {
         /// net.hadess.SensorProxy.claim-sensor (python-dbusmock's polkitd stands in for polkit).
         @Test func polkitDecidesWhoMayClaim() throws {
             let bench = try SensorProxyBench()
-            let daemon = try bench.orientd(try SensorProxyTests.sensor(), arguments: [])
+            let daemon = try bench.orientd(try IncumbentComparisons.SensorProxyTests.sensor(), arguments: [])
             // No polkit on the bus: nobody may claim.
             #expect(try bench.python(Self.claimOnce).standardOutput == "org.freedesktop.DBus.Error.AccessDenied\n", "\(daemon.log)")
             #expect(try bench.python(Self.claimOnce).standardOutput == "org.freedesktop.DBus.Error.AccessDenied\n")
@@ -257,7 +257,7 @@ extension IntegrationTests {
 
         @Test func aFloodOfPolkitQuestionsHurtsOnlyTheFlooder() throws {
             let bench = try SensorProxyBench()
-            let daemon = try bench.orientd(try SensorProxyTests.sensor(), arguments: [])
+            let daemon = try bench.orientd(try IncumbentComparisons.SensorProxyTests.sensor(), arguments: [])
             let polkit = try ChildProcess("/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", "polkitd"],
                                           environment: bench.bus.environment, standardError: bench.directory + "/polkitd.log")
             defer { polkit.stop() }
@@ -278,7 +278,7 @@ extension IntegrationTests {
         @Test func orientdWaitsBehindARunningIioSensorProxy() throws {
             try #require(Reference.isUnpacked, "iio-sensor-proxy is not in .build/iio-sensor-proxy: run scripts/setup")
             let bench = try SensorProxyBench()
-            let sensor = try SensorProxyTests.sensor()
+            let sensor = try IncumbentComparisons.SensorProxyTests.sensor()
             let reference = try bench.reference(sensor)
             defer { reference.stop() }
             try #require(waitUntil(timeout: 10) { bench.owner(of: "net.hadess.SensorProxy") == reference.pid })
@@ -310,7 +310,7 @@ extension IntegrationTests {
                 """], environment: bench.bus.environment)
             defer { holder.stop() }
             try #require(holder.waitForLine(containing: "owner"))
-            let daemon = try bench.orientd(try SensorProxyTests.sensor())
+            let daemon = try bench.orientd(try IncumbentComparisons.SensorProxyTests.sensor())
             #expect(holder.waitForLine(containing: "lost"), "\(daemon.log)")
             #expect(waitUntil(timeout: 10) { bench.owner(of: "net.hadess.SensorProxy") == daemon.process.processIdentifier }, "\(daemon.log)")
             // Asking with REPLACE_EXISTING now gets nothing: orientd does not allow replacement.

@@ -4,7 +4,7 @@ import NIOConcurrencyHelpers
 import ProcessHarness
 import Testing
 
-extension IntegrationTests {
+extension IncumbentComparisons {
     /// iio-sensor-proxy 3.9's own integration scenarios (tests/integration-test.py), each on the
     /// device its suite builds, through orientd's D-Bus face and, where it runs, Debian's 3.0 on
     /// the same device: the properties before any claim, what a claim returns, what follows.
@@ -209,7 +209,7 @@ extension IntegrationTests {
     }
 }
 
-extension IntegrationTests.SensorProxySpecificationTests {
+extension IncumbentComparisons.SensorProxySpecificationTests {
     /// One step of a scenario, as the suite writes it.
     enum Step: Sendable {
         /// `Get` at once (after a claim too: 3.6 and later answer a claim once the sensor was read).

@@ -5,7 +5,7 @@ import OrientdProtocol
 import ProcessHarness
 import Testing
 
-extension IntegrationTests {
+extension IncumbentComparisons {
     /// orientd as a drop-in for iio-sensor-proxy: its D-Bus face on a private system bus, driven
     /// by iio-sensor-proxy's own client (monitor-sensor, run as nobody), and the same script run
     /// against iio-sensor-proxy itself.
@@ -138,7 +138,7 @@ extension IntegrationTests {
             let daemon = try bench.orientd(sensor, arguments: ["--no-sensor-proxy-polkit", "--keep-reading-ms", "1000"])
             // Before any claim: iio-sensor-proxy 3.9's default.
             #expect(waitUntil(timeout: 10) { bench.property("AccelerometerOrientation") == #"s "undefined""# })
-            #expect(waitUntil(timeout: 15, every: 0.2) { (try? PowerTests.isReading(daemon)) == false })
+            #expect(waitUntil(timeout: 15, every: 0.2) { (try? IntegrationTests.PowerTests.isReading(daemon)) == false })
             sensor.turn(to: .landscapeLeft)
 
             let mutter = try bench.python(Self.claimThenGet)
@@ -156,7 +156,7 @@ extension IntegrationTests {
             // Before any claim, iio-sensor-proxy 3.9's defaults, though orientd read them when found.
             #expect(bench.property("LightLevel") == "d 0", "\(daemon.log)")
             #expect(bench.property("ProximityNear") == "b false")
-            #expect(waitUntil(timeout: 15, every: 0.2) { (try? PowerTests.isReading(daemon)) == false })
+            #expect(waitUntil(timeout: 15, every: 0.2) { (try? IntegrationTests.PowerTests.isReading(daemon)) == false })
             sensor.setLight(33.25)
             sensor.setProximity(raw: 200)
             sensor.turn(to: .landscapeRight)
@@ -284,7 +284,7 @@ extension IntegrationTests {
             #expect(orientdStates == ["undefined", "normal"] + Self.turns.map(\.1), "\(shown)")
 
             // Released once nobody needs it: no more ioctls.
-            #expect(waitUntil(timeout: 15, every: 0.2) { (try? PowerTests.isReading(idleDaemon)) == false }, "\(idleDaemon.log)")
+            #expect(waitUntil(timeout: 15, every: 0.2) { (try? IntegrationTests.PowerTests.isReading(idleDaemon)) == false }, "\(idleDaemon.log)")
             let idle = idleEmulation.device.ioctls
             Thread.sleep(forTimeInterval: 0.5)  // the window in which it may not be read
             #expect(idleEmulation.device.ioctls == idle, "read while nobody needs it")
@@ -414,7 +414,7 @@ extension IntegrationTests {
             let bench = try SensorProxyBench()
             let sensor = try Self.sensor()
             let daemon = try bench.orientd(sensor, arguments: ["--no-sensor-proxy-polkit", "--keep-reading-ms", "1000"])
-            let reads = try PowerTests.rawAttributeReads(of: sensor)
+            let reads = try IntegrationTests.PowerTests.rawAttributeReads(of: sensor)
             let monitor = try bench.startMonitorSensor()
             try #require(monitor.waitForLine(containing: "=== Has accelerometer"), "\(monitor.outputText)\n\(daemon.log)")
             var counted = 0
@@ -423,7 +423,7 @@ extension IntegrationTests {
             // A whole second passes without one read, within seconds of the kill (measured from
             // the last read seen, so that the first look cannot pass on reads just counted).
             #expect(waitForQuiet(of: 1, timeout: 10, every: 0.1) { reads.take() > 0 }, "\(daemon.log)")
-            #expect(waitUntil(timeout: 5, every: 0.2) { (try? PowerTests.isReading(daemon)) == false })
+            #expect(waitUntil(timeout: 5, every: 0.2) { (try? IntegrationTests.PowerTests.isReading(daemon)) == false })
             #expect(daemon.log.contains("no D-Bus client claims the accelerometer any more"))
         }
     }
