@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 
 /// A blocking line-oriented connection to orientd's Unix socket.

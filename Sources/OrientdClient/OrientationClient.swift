@@ -1,5 +1,5 @@
 import DaemonThreads
-import Foundation
+
 import OrientationCore
 import OrientdProtocol
 // What an application names, with this one import: the orientations, the requests, results,
@@ -125,7 +125,7 @@ public struct OrientationClient: Sendable {
     private func oneOff<T: Sendable>(_ body: @escaping @Sendable (OrientdClient) throws -> T) async throws -> T {
         let (socketPath, timeout) = (self.socketPath, self.timeout)
         return try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
+            FeedThread().start(name: "orientd-client") {
                 continuation.resume(with: Result {
                     let client = try OrientdClient(socketPath: socketPath, timeout: timeout)
                     return try body(client)
@@ -184,7 +184,7 @@ public struct OrientationClient: Sendable {
                                         hear: @escaping @Sendable (SubscriptionNews) -> Void) {
         let subscription = StreamSubscription()
         continuation.onTermination = { _ in subscription.cancel() }
-        Thread.detachNewThread {
+        FeedThread().start(name: "orientd-follow") {
             var delay = 0.1
             var reachable = true
             func lost(_ reason: String) {

@@ -59,13 +59,14 @@ package struct RotateLoop {
     /// Before following orientd: the compositor's tool runs, and there is a panel to turn. A tool
     /// that is missing (the message names its Debian package), a compositor that refuses, or no
     /// built-in panel among the outputs cannot fix themselves: thrown, and rotate exits. A
-    /// compositor that does not answer yet is waited for, as later.
+    /// compositor that does not answer yet is waited for, as later: the first turn that fails
+    /// says so, once.
     package mutating func checkScreen() throws {
         do throws(BackendFailure) {
             let outputs = try screen.outputNames()
             if panel == nil { panel = try choosePanel(from: outputs) }
         } catch where error.compositorGone {
-            Output.error("orientctl rotate: \(error.description); waiting for it")
+            return
         } catch {
             throw ClientFailure(message: "orientctl rotate: \(error.description)")
         }

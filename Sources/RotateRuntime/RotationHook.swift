@@ -1,4 +1,5 @@
-import Foundation
+import DaemonThreads
+import Glibc
 import ScreenRotation
 import Synchronization
 
@@ -27,32 +28,48 @@ package final class RotationHook: Sendable {
         }
     }
 
-    /// Starts the command, with the state's lock held; false when it could not be run.
+    /// Starts the command, with the state's lock held; false when it could not be run. It gets
+    /// orientctl's standard input and output, default signal handling and no blocked signals; a
+    /// thread of its own waits for it and then runs the next one.
     private func start(rotation: PanelRotation, output: String) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        var environment = ProcessInfo.processInfo.environment
+        var environment = processEnvironment()
         environment["ORIENTD_ROTATION"] = String(rotation.clockwiseDegrees)
         environment["ORIENTD_INTERFACE_ORIENTATION"] = rotation.interfaceOrientation.rawValue
         environment["ORIENTD_OUTPUT"] = output
         environment["ORIENTD_BACKEND"] = backend
-        process.environment = environment
-        process.terminationHandler = { [self] finished in
-            if finished.terminationReason == .uncaughtSignal {
-                Output.error("orientctl rotate: the --exec command '\(command)' was killed by signal \(finished.terminationStatus)")
-            } else if finished.terminationStatus != 0 {
-                Output.error("orientctl rotate: the --exec command '\(command)' exited with status \(finished.terminationStatus)")
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        let argv = ["/bin/sh", "-c", command].map { (argument: String) in strdup(argument) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let started = posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, envp)
+        guard started == 0 else {
+            Output.error("orientctl rotate: cannot run the --exec command through /bin/sh: \(String(cString: strerror(started)))")
+            return false
+        }
+        FeedThread().start(name: "orientctl-exec") { [self, pid] in
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            let signal = status & 0x7f, exitStatus = (status >> 8) & 0xff
+            if signal != 0 {
+                Output.error("orientctl rotate: the --exec command '\(command)' was killed by signal \(signal)")
+            } else if exitStatus != 0 {
+                Output.error("orientctl rotate: the --exec command '\(command)' exited with status \(exitStatus)")
             }
             startPending()
         }
-        do {
-            try process.run()
-            return true
-        } catch {
-            Output.error("orientctl rotate: cannot run the --exec command through /bin/sh: \(error.localizedDescription)")
-            return false
-        }
+        return true
     }
 
     private func startPending() {

@@ -1,4 +1,4 @@
-import Foundation
+import DaemonThreads
 import OrientdProtocol
 
 /// Watches sway on a thread of its own: its output events (someone changed the outputs, a monitor
@@ -14,7 +14,7 @@ package struct SwayWatcher {
     }
 
     package func start() {
-        Thread.detachNewThread { watch() }
+        FeedThread().start(name: "orientctl-sway") { watch() }
     }
 
     private func watch() {
@@ -44,7 +44,7 @@ package struct SwayWatcher {
                 if wasThere { inbox.post(.rotator(.compositorGone(reason: error.description))) }
                 wasThere = false
             }
-            Thread.sleep(forTimeInterval: delay)
+            sleepThread(seconds: delay)
             delay = min(delay * 2, 2)
         }
     }

@@ -21,7 +21,7 @@ package struct ToolProcess: ToolExecutor {
 
     /// The executable `tool` names: itself when it holds a slash, else the first match on PATH.
     package static func locate(_ tool: String, path: String?) -> String? {
-        if tool.contains("/") { return access(tool, X_OK) == 0 ? tool : nil }
+        if tool.contains(Character("/")) { return access(tool, X_OK) == 0 ? tool : nil }
         let directories = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: true)
         for directory in directories {
             let candidate = directory + "/" + tool

@@ -1,6 +1,6 @@
 import RotateRuntime
 import ArgumentParser
-import Foundation
+import Glibc
 import OrientdProtocol
 
 struct Angles: ParsableCommand {
@@ -45,5 +45,5 @@ struct Angles: ParsableCommand {
 
 /// Degrees with one decimal, right-aligned.
 func degrees(_ value: Double) -> String {
-    String(format: "%6.1f°", value)
+    cFormat("%6.1f°", value)
 }

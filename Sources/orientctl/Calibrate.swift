@@ -1,6 +1,6 @@
 import RotateRuntime
 import ArgumentParser
-import Foundation
+import Glibc
 import OrientationCore
 import OrientdProtocol
 
@@ -134,7 +134,7 @@ struct Calibrate: ParsableCommand {
             throw ClientFailure(message: "--install needs a local sensor that udev knows, and udev gives \(sensor.id ?? sensor.device) no hwdb key: "
                 + "run 'orientctl calibrate' without --install; it prints the config file section to use instead")
         }
-        let path = ProcessInfo.processInfo.environment["PATH"]
+        let path = processEnvironment()["PATH"]
         for tool in ["systemd-hwdb", "udevadm"] where ToolProcess.locate(tool, path: path) == nil {
             throw ClientFailure(message: "--install runs \(tool), which is not on PATH (Debian package \(tool == "udevadm" ? "udev" : "systemd")): "
                 + "install it, or run 'orientctl calibrate' without --install and install the entry it prints by hand")
@@ -178,7 +178,7 @@ struct Calibrate: ParsableCommand {
         }
         // Another file, or a later pattern, may still win for this key; or the file is not read.
         let answer = try HwdbInstall.run("systemd-hwdb", ["query", key])
-        let given = answer.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix(HwdbEntry.property + "=") }
+        let given = answer.split(separator: "\n").map { String($0.trimmingBlanks()) }.first { $0.hasPrefix(HwdbEntry.property + "=") }
         switch given {
         case entry.propertyLine:
             break
@@ -234,5 +234,5 @@ struct Calibrate: ParsableCommand {
         "(\(number(value.x)), \(number(value.y)), \(number(value.z)))"
     }
 
-    private static func number(_ value: Double) -> String { String(format: "%.2f", value) }
+    private static func number(_ value: Double) -> String { cFormat("%.2f", value) }
 }

@@ -28,7 +28,7 @@ enum CommandLineConventions {
             let argument = arguments[index]
             let name = String(argument.split(separator: "=", maxSplits: 1).first ?? "")
             guard let takesValue = leadingOptions[name] else { break }
-            if takesValue, !argument.contains("="), index + 1 < arguments.count {
+            if takesValue, !argument.contains(Character("=")), index + 1 < arguments.count {
                 leading += [argument, arguments[index + 1]]
                 index += 2
             } else {

@@ -1,5 +1,5 @@
 import RotateRuntime
-import Foundation
+import Glibc
 import OrientationCore
 
 /// `orientctl calibrate --install`: puts the entry into the local hwdb file, has udev reload it
@@ -13,13 +13,9 @@ enum HwdbInstall {
     /// text is left alone rather than rewritten.
     static func write(_ entry: HwdbEntry, to path: String) throws {
         let existing = try readExisting(path)
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-            } catch {
-                throw ClientFailure(message: "cannot create \(directory): \(error.localizedDescription)")
-            }
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+        if !directory.isEmpty, access(directory, F_OK) != 0, let failure = makeDirectories(directory) {
+            throw ClientFailure(message: "cannot create \(directory): \(failure)")
         }
         let text = HwdbFile.putting(entry, into: existing)
         var template = Array(((directory.isEmpty ? "." : directory) + "/.61-sensor-local.hwdb.XXXXXX").utf8CString)
@@ -35,6 +31,17 @@ enum HwdbInstall {
             unlink(temporary)
             throw ClientFailure(message: "cannot write \(path): \(reason)")
         }
+    }
+
+    /// Makes `directory` and the ones above it that are missing, 0755 as udev's own; the reason
+    /// when one cannot be made.
+    private static func makeDirectories(_ directory: String) -> String? {
+        var made = ""
+        for component in directory.split(separator: "/", omittingEmptySubsequences: true) {
+            made += (made.isEmpty && !directory.hasPrefix("/") ? "" : "/") + component
+            if mkdir(made, 0o755) != 0 && errno != EEXIST { return String(cString: strerror(errno)) }
+        }
+        return nil
     }
 
     /// The file's text; "" when there is none.
@@ -74,7 +81,7 @@ enum HwdbInstall {
     @discardableResult
     static func run(_ program: String, _ arguments: [String], limit: Double = 60) throws -> String {
         let line = ([program] + arguments).joined(separator: " ")
-        let environment = ProcessInfo.processInfo.environment
+        let environment = processEnvironment()
         let path = (environment["PATH"] ?? "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")
             .split(separator: ":").filter { $0.hasPrefix("/") }.joined(separator: ":")
         guard !program.contains("/"), let executable = ToolProcess.locate(program, path: path) else {

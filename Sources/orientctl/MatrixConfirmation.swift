@@ -1,6 +1,6 @@
 import DaemonThreads
 import RotateRuntime
-import Foundation
+
 import OrientationCore
 import OrientdClient
 import OrientdProtocol
@@ -21,7 +21,7 @@ struct MatrixConfirmation {
             if let sensor = current(), sensor.matrix == matrix, sensor.mountMatrixSource.hasPrefix("udev") {
                 return sensor.mountMatrixSource
             }
-            Thread.sleep(forTimeInterval: 0.2)
+            sleepThread(seconds: 0.2)
         } while MonotonicClock.now() < deadline
         return nil
     }

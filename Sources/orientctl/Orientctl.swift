@@ -1,6 +1,6 @@
 import RotateRuntime
 import ArgumentParser
-import Foundation
+import Glibc
 import OrientdClient
 import OrientdProtocol
 
@@ -30,7 +30,7 @@ struct Orientctl: ParsableCommand {
             main(try CommandLineConventions.arrange(Array(CommandLine.arguments.dropFirst()), commands: commands))
         } catch {
             Output.error(error.message)
-            Foundation.exit(64)
+            Glibc.exit(64)
         }
     }
 }

@@ -1,6 +1,6 @@
 import DaemonThreads
 import RotateRuntime
-import Foundation
+
 import OrientationCore
 import OrientdClient
 import OrientdProtocol

@@ -1,6 +1,7 @@
 import RotateRuntime
 import ArgumentParser
-import Foundation
+import Dispatch
+import Glibc
 import Synchronization
 import OrientationCore
 import OrientdProtocol
@@ -28,16 +29,17 @@ struct Record: ParsableCommand {
     }
 
     func run() throws {
-        let replacing = file != "-" && FileManager.default.fileExists(atPath: file)
+        let replacing = file != "-" && access(file, F_OK) == 0
         // The file is opened (and emptied) only once orientd has agreed to send samples: a
         // recording that cannot start leaves what the file held.
-        var output: FileHandle?
-        func open() throws -> FileHandle {
-            guard file != "-" else { return .standardOutput }
-            guard FileManager.default.createFile(atPath: file, contents: nil), let handle = FileHandle(forWritingAtPath: file) else {
+        var output: Int32?
+        func open() throws -> Int32 {
+            guard file != "-" else { return STDOUT_FILENO }
+            let descriptor = Glibc.open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
                 throw ClientFailure(message: "cannot write \(file): \(String(cString: strerror(errno)))")
             }
-            return handle
+            return descriptor
         }
         var first: Double?
         let tally = RecordingTally(file: file)
@@ -52,7 +54,7 @@ struct Record: ParsableCommand {
         let until = duration.map { "for \(formatDecimal($0)) s (Ctrl-C stops it sooner)" } ?? "until Ctrl-C"
         try options.follow(SubscribeParameters(events: [.angles]), start: { _, _ in
             let opened = try open()
-            opened.write(Data((Trace.header + "\n").utf8))
+            Output.write(Trace.header + "\n", to: opened)
             output = opened
             Output.error("orientctl: recording to \(target) \(until)")
         }, event: { event, _ in
@@ -62,11 +64,11 @@ struct Record: ParsableCommand {
             first = start
             let sample = AccelerometerSample(time: ((timestamp - start) * 1000).rounded() / 1000,
                                              acceleration: Vector3(values[0], values[1], values[2]))
-            tally.write(Data(Trace.line(sample).utf8), to: output, dropped: angles.dropped)
+            tally.write(Trace.line(sample), to: output, dropped: angles.dropped)
             return duration.map { timestamp - start < $0 } ?? true
         })
         interrupt.cancel()
-        if file != "-" { try? output?.close() }
+        if file != "-", let output { close(output) }
         tally.report()
     }
 }
@@ -79,9 +81,9 @@ private final class RecordingTally: Sendable {
 
     init(file: String) { self.file = file }
 
-    func write(_ line: Data, to output: FileHandle, dropped newlyDropped: Int) {
+    func write(_ line: String, to output: Int32, dropped newlyDropped: Int) {
         counts.withLock { counts in
-            output.write(line)
+            Output.write(line, to: output)
             counts.samples += 1
             counts.dropped += newlyDropped
         }
@@ -95,7 +97,7 @@ private final class RecordingTally: Sendable {
     func reportAndExit() -> Never {
         counts.withLock { counts in
             printSummary(counts)
-            Foundation.exit(0)
+            Glibc.exit(0)
         }
     }
 

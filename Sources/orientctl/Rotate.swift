@@ -1,6 +1,6 @@
 import RotateRuntime
 import ArgumentParser
-import Foundation
+import Glibc
 import OrientationCore
 import OrientdProtocol
 import ScreenRotation
@@ -53,7 +53,7 @@ struct Rotate: ParsableCommand {
     var socket: String?
 
     func run() throws {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = processEnvironment()
         guard let kind = backend ?? CompositorBackendKind(environment: environment) else {
             throw ClientFailure(message: """
                 no compositor found: none of SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, NIRI_SOCKET, \
@@ -112,7 +112,7 @@ struct Rotate: ParsableCommand {
     /// `--supported`: names and masks, comma-separated, in order of preference.
     static func orientations(_ text: String) throws -> [InterfaceOrientation] {
         var orientations: [InterfaceOrientation] = []
-        for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+        for name in text.split(separator: ",").map({ String($0.trimmingBlanks()) }) where !name.isEmpty {
             let named = SubscribeParameters.interfaceOrientationMasks[name] ?? InterfaceOrientation(rawValue: name).map { [$0] }
             guard let named else {
                 throw ValidationError("'\(name)' is not an interface orientation: use portrait, landscapeLeft, landscapeRight, portraitUpsideDown, landscape, allButUpsideDown or all")

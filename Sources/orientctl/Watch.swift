@@ -1,6 +1,6 @@
 import RotateRuntime
 import ArgumentParser
-import Foundation
+import Glibc
 import OrientationCore
 import OrientdProtocol
 
@@ -74,12 +74,14 @@ struct DeviceView {
     var tilt: Double?
     var locked = false
 
+    /// Every line fits in 40 columns: a phone's terminal held upright.
     func frame() -> [String] {
         outline() + [
             "",
             "  \(orientation.rawValue)",
-            "  angle \(angle.map { String(format: "%5.1f°", $0) } ?? "    -")   tilt \(tilt.map { String(format: "%5.1f°", $0) } ?? "    -")   \(tiltBar)",
-            "  rotation lock \(locked ? "on" : "off")        Ctrl-C to quit",
+            "  angle \(angle.map { cFormat("%5.1f°", $0) } ?? "    -")   tilt \(tilt.map { cFormat("%5.1f°", $0) } ?? "    -")",
+            "  \(tiltBar)",
+            "  rotation lock \(locked ? "on" : "off")   Ctrl-C to quit",
         ]
     }
 
