@@ -164,6 +164,10 @@ extension IntegrationTests {
             #expect(!piped.standardOutput.contains("\u{1B}"), "terminal codes in a pipe: \(piped.standardOutput)")
             #expect(piped.standardOutput.components(separatedBy: "rotation lock off").count == 4, "\(piped.standardOutput)")
             #expect(piped.standardOutput.contains("\n\n"), "drawings separated by an empty line")
+            // A phone's terminal held upright is about 40 columns: no line wraps there.
+            let widest = piped.standardOutput.split(separator: "\n").map(\.count).max() ?? 0
+            #expect(widest <= 40, "a line of \(widest) columns: \(piped.standardOutput)")
+            #expect(piped.standardOutput.contains("floor ["), "the tilt bar, once angles come: \(piped.standardOutput)")
         }
 
         @Test("--help explains every command", arguments: ["status", "lock", "unlock", "angles", "record", "watch"])

@@ -151,6 +151,7 @@ extension IntegrationTests {
             defer { rotate.stop() }
             #expect(waitUntil(timeout: 10) { lines(of: errors).contains { $0.contains("could not turn the screen: sway is not answering at \(sway.configuredSocketPath)") } },
                     "\(lines(of: errors))")
+            #expect(lines(of: errors).filter { $0.contains("sway is not answering") }.count == 1, "said once: \(lines(of: errors))")
             try sway.start()
             try expectTurns(rotate, sway, ["turned HEADLESS-1 to 90° clockwise (landscapeRight)"], transform: "90")
 

@@ -58,6 +58,26 @@ extension IntegrationTests {
             #expect(gone.standardError.contains("start one with scripts/try"), "\(gone.standardError)")
         }
 
+        /// `scripts/try --sensor-proxy` serves the D-Bus face on a private system bus, and the
+        /// line it prints points a D-Bus client there, as pasted; this machine's bus is untouched.
+        @Test func tryItServesTheSensorProxyOnAPrivateBus() throws {
+            let state = makeScratchDirectory() + "/try"
+            let unblocked = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, set()); os.execv(sys.argv[1], sys.argv[1:])"
+            let tryIt = try ChildProcess("/usr/bin/python3", ["-c", unblocked, Self.root + "/scripts/try", "--no-build", "--sensor-proxy", "--state", state])
+            defer { tryIt.stop() }
+            try #require(waitUntil(timeout: 30) { tryIt.output.contains { $0.text.hasPrefix("Ctrl-C here stops") } },
+                         "scripts/try said: \(tryIt.output.map(\.text))")
+            let line = try #require(tryIt.output.map(\.text).first { $0.contains("export DBUS_SYSTEM_BUS_ADDRESS=") })
+            let address = String(try #require(line.split(separator: "=", maxSplits: 1).last))
+            #expect(address == "unix:path=\(state)/system_bus_socket", "\(line)")
+            let asked = try run(executable: "/usr/bin/busctl", ["--system", "get-property", "net.hadess.SensorProxy", "/net/hadess/SensorProxy",
+                                                                 "net.hadess.SensorProxy", "HasAccelerometer"],
+                                environment: ["DBUS_SYSTEM_BUS_ADDRESS": address])
+            #expect(asked.standardOutput == "b true\n", "\(asked.standardOutput)\(asked.standardError)")
+            tryIt.stop()
+            #expect(waitUntil(timeout: 10) { !FileManager.default.fileExists(atPath: state + "/system_bus_socket") })
+        }
+
         /// A state directory another user made first (in a shared /tmp, with links in it) is not
         /// written through: both scripts refuse it before doing anything.
         @Test(.enabled(if: getuid() == 0, "only root can hand a directory to another user"))
