@@ -5,4 +5,4 @@ import Testing
 /// time nothing (every wait is for a state, with a generous deadline), so they run one at a time
 /// among themselves but beside the serialized `IntegrationTests`, which measure delays: the
 /// suite's wall time is then the longer of the two, not their sum.
-@Suite(.serialized) enum IncumbentComparisons {}
+@Suite(.serialized, .onItsOwnThread) enum IncumbentComparisons {}

@@ -7,7 +7,7 @@ import Testing
 /// serialized integration tests: it measures no time, and its long poles (dpkg-deb, lintian)
 /// run beside them rather than adding 20 s to the suite.
 enum PackagingChecks {
-    @Suite(.serialized) struct PackagingTests {
+    @Suite(.serialized, .onItsOwnThread) struct PackagingTests {
         static var root: String { IntegrationTests.SystemdTests.root }
 
         /// The README's packaging commands: the `./scripts/build-deb` line of its install block, run

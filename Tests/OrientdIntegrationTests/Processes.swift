@@ -34,6 +34,8 @@ final class Daemon: @unchecked Sendable {
     private let logPath: String
     /// Kept alive with the daemon: the emulated sysfs vanishes with it.
     private let sensor: EmulatedAccelerometer?
+    /// Whether orientd runs under a wrapper command (`stop()` must reach it there).
+    private let wrapped: Bool
 
     /// Starts orientd (under `wrapper`, a command such as `umockdev-run -d FILE --`, if given)
     /// and waits until it answers on its socket.
@@ -56,6 +58,7 @@ final class Daemon: @unchecked Sendable {
         // The rotation lock's state file too, so no test touches /var/lib/orientd.
         let state = arguments.contains("--state-file") ? [] : ["--state-file", scratch + "/state.json"]
         process.arguments = ["--socket", self.socketPath, "--log-level", "debug"] + configuration + state + arguments
+        wrapped = !wrapper.isEmpty
         if let command = wrapper.first {
             process.executableURL = URL(fileURLWithPath: command)
             process.arguments = wrapper.dropFirst() + [Products.path("orientd")] + (process.arguments ?? [])
@@ -109,6 +112,14 @@ final class Daemon: @unchecked Sendable {
     @discardableResult
     func stop() -> Int32 {
         if process.isRunning {
+            // Under a wrapper (umockdev-run), orientd is its child, which a SIGTERM to the wrapper
+            // does not reach: orientd is stopped first, and the wrapper ends with it.
+            if wrapped {
+                let pid = process.processIdentifier
+                let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+                for child in children.split(separator: " ").compactMap({ pid_t($0) }) { kill(child, SIGTERM) }
+                _ = waitUntil(timeout: 5) { !process.isRunning }
+            }
             process.terminate()
             if !waitUntil(timeout: 5, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
         }

@@ -106,6 +106,12 @@ extension IncumbentComparisons {
             return value
         }
 
+        /// Until orientd's name is gone from the bus: the incumbent started next must find it free,
+        /// or its properties would be orientd's last answers.
+        static func waitUntilTheNameIsFree(on bench: SensorProxyBench) {
+            #expect(waitUntil(timeout: 10) { bench.property("HasAccelerometer") == nil }, "the name is still owned")
+        }
+
         @Test func anInputAccelerometerServedOnlyWithTheIncumbentsIoctls() throws {
             let bench = try SensorProxyBench()
             let daemon = try bench.orientd(nil, wrapper: try Self.inputAccelerometer(in: bench.directory))
@@ -115,6 +121,7 @@ extension IncumbentComparisons {
             #expect(claimed.standardOutput == "normal\n", "\(claimed.standardError)\n\(daemon.log)")
             #expect(!daemon.log.contains("cannot read /dev/input/event4"), "\(daemon.log)")
             daemon.stop()
+            Self.waitUntilTheNameIsFree(on: bench)
 
             // Debian's 3.0 on the same recording reads the device when it finds it and shows the
             // value before any claim (3.9 shows `undefined`, as orientd does), and answers a claim
@@ -198,6 +205,7 @@ extension IncumbentComparisons {
             let seen = try run(on: orientdSensor, bench: bench)
             #expect(seen == "lux 0.0\nvendor 50\n100", "\(seen)\n\(daemon.log)")
             daemon.stop()
+            Self.waitUntilTheNameIsFree(on: bench)
 
             let referenceSensor = try sensor()
             let reference = try bench.reference(referenceSensor)
