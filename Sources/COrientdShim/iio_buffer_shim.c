@@ -47,11 +47,32 @@ static void disable_channels(orientd_iio_buffer *buffer)
         iio_channel_disable(buffer->timestamp);
 }
 
+// The one trigger whose name begins with the device's name and is not a motion trigger (which
+// fires only while the device moves): the kernel names a driver's own data-ready trigger so
+// (kx022-acceldata-rdy-dev0, msa311-13-new-data, bmi270-trig). NULL when there is none, or more
+// than one.
+static const struct iio_device *trigger_named_after(const orientd_iio_context *context, const char *name)
+{
+    const struct iio_device *found = NULL;
+    for (unsigned index = 0; index < iio_context_get_devices_count(context->iio); index++) {
+        const struct iio_device *trigger = iio_context_get_device(context->iio, index);
+        const char *trigger_name = iio_device_get_name(trigger);
+        if (!iio_device_is_trigger(trigger) || !trigger_name || strncmp(trigger_name, name, strlen(name)) != 0
+            || strstr(trigger_name + strlen(name), "motion"))
+            continue;
+        if (found)
+            return NULL;
+        found = trigger;
+    }
+    return found;
+}
+
 // A triggered buffer is enabled only once its device names a trigger (the kernel refuses it
 // otherwise): with none set, the device's own data-ready trigger is chosen by the names
 // iio-sensor-proxy looks for, "<name>-dev<number>" (bmc150_accel-dev0, accel_3d-dev0) and
-// "<name>-trigger" (lis3dh-trigger). A device with no trigger file, one already set, or no trigger
-// of those names is left as it is: a buffer that then gives nothing is polled instead.
+// "<name>-trigger" (lis3dh-trigger), else the one trigger named after the device. A device with
+// no trigger file, one already set, or no such trigger is left as it is: a buffer that then gives
+// nothing is polled instead.
 static void attach_own_trigger(const orientd_iio_context *context, const struct iio_device *dev)
 {
     const struct iio_device *current = NULL;
@@ -75,6 +96,9 @@ static void attach_own_trigger(const orientd_iio_context *context, const struct 
             }
         }
     }
+    const struct iio_device *named = trigger_named_after(context, name);
+    if (named)
+        (void)iio_device_set_trigger(dev, named);
 }
 
 orientd_iio_buffer *orientd_iio_buffer_open(const orientd_iio_context *context, unsigned device,

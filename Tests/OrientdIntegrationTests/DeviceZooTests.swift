@@ -86,11 +86,14 @@ extension IncumbentComparisons {
                 problems.append("the display sensor is not the one read: \(String(describing: status))")
             }
             // A buffer holds scans of x, y and z; a part without z is polled. A triggered buffer
-            // is given the device's own data-ready trigger, where it has one by the names
-            // iio-sensor-proxy looks for (the kernel refuses to start it without).
+            // is given the device's own data-ready trigger (the kernel refuses to start it
+            // without): by the names iio-sensor-proxy looks for, else the one named after the
+            // device that is not a motion trigger.
             if layout.scanType != nil, layout.axes.count == 3 {
                 if device.sensor.value(of: "buffer/enable") != "1" { problems.append("not read through its buffer") }
+                let namedAfter = layout.triggers.filter { $0.hasPrefix(layout.name) && !$0.dropFirst(layout.name.count).contains("motion") }
                 let own = layout.triggers.first { $0 == "\(layout.name)-dev0" || $0 == "\(layout.name)-trigger" }
+                    ?? (namedAfter.count == 1 ? namedAfter.first : nil)
                 if let own, device.sensor.value(of: "trigger/current_trigger") != own {
                     problems.append("its trigger is '\(device.sensor.value(of: "trigger/current_trigger") ?? "missing")', not \(own)")
                 }
