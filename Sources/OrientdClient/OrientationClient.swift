@@ -1,5 +1,4 @@
 import DaemonThreads
-
 import OrientationCore
 import OrientdProtocol
 // What an application names, with this one import: the orientations, the requests, results,

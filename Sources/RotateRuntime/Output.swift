@@ -69,11 +69,3 @@ package func processEnvironment() -> [String: String] {
     }
     return environment
 }
-
-/// Sleeps the calling thread for `seconds` (what `Thread.sleep(forTimeInterval:)` does).
-package func sleepThread(seconds: Double) {
-    guard seconds > 0 else { return }
-    var time = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-    var left = timespec()
-    while nanosleep(&time, &left) != 0 && errno == EINTR { time = left }
-}

@@ -37,23 +37,9 @@ package final class RotationHook: Sendable {
         environment["ORIENTD_INTERFACE_ORIENTATION"] = rotation.interfaceOrientation.rawValue
         environment["ORIENTD_OUTPUT"] = output
         environment["ORIENTD_BACKEND"] = backend
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        let argv = ["/bin/sh", "-c", command].map { (argument: String) in strdup(argument) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
         var pid: pid_t = 0
-        let started = posix_spawn(&pid, "/bin/sh", nil, &attributes, argv, envp)
+        let started = ToolProcess.start("/bin/sh", ["/bin/sh", "-c", command], environment: environment, fileActions: nil,
+                                        ownProcessGroup: false, pid: &pid)
         guard started == 0 else {
             Output.error("orientctl rotate: cannot run the --exec command through /bin/sh: \(String(cString: strerror(started)))")
             return false

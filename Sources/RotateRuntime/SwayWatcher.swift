@@ -1,4 +1,5 @@
 import DaemonThreads
+import Glibc
 import OrientdProtocol
 
 /// Watches sway on a thread of its own: its output events (someone changed the outputs, a monitor
@@ -44,7 +45,7 @@ package struct SwayWatcher {
                 if wasThere { inbox.post(.rotator(.compositorGone(reason: error.description))) }
                 wasThere = false
             }
-            sleepThread(seconds: delay)
+            usleep(UInt32(delay * 1_000_000))
             delay = min(delay * 2, 2)
         }
     }

@@ -48,27 +48,9 @@ package struct ToolProcess: ToolExecutor {
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
 
-        // Its own process group, so a timeout kills what it started too; default signal
-        // handling and no blocked signals, whatever orientctl's own are.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
+        // Its own process group, so a timeout kills what it started too.
         var pid: pid_t = 0
-        let started = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        let started = start(path, arguments, environment: environment, fileActions: &actions, ownProcessGroup: true, pid: &pid)
         close(output[1])
         close(errors[1])
         guard started == 0 else {
@@ -98,6 +80,30 @@ package struct ToolProcess: ToolExecutor {
         kill(-pid, SIGKILL)
         let exitStatus: Int32 = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return .finished(ToolResult(status: exitStatus, standardOutput: collected.text(of: \.output), standardError: collected.text(of: \.error)))
+    }
+
+    /// posix_spawn of `path` (`arguments` from argv[0]) with default signal handling and no blocked
+    /// signals, whatever orientctl's own are; in a process group of its own if asked. Returns 0,
+    /// or posix_spawn's error number.
+    package static func start(_ path: String, _ arguments: [String], environment: [String: String],
+                              fileActions: UnsafePointer<posix_spawn_file_actions_t>?, ownProcessGroup: Bool, pid: inout pid_t) -> Int32 {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (ownProcessGroup ? POSIX_SPAWN_SETPGROUP : 0)))
+        if ownProcessGroup { posix_spawnattr_setpgroup(&attributes, 0) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        return posix_spawn(&pid, path, fileActions, &attributes, argv, envp)
     }
 
     /// A pipe whose ends the tool does not inherit (it gets them as its descriptors 1 and 2).

@@ -1,6 +1,6 @@
 import DaemonThreads
+import Glibc
 import RotateRuntime
-
 import OrientationCore
 import OrientdClient
 import OrientdProtocol
@@ -21,7 +21,7 @@ struct MatrixConfirmation {
             if let sensor = current(), sensor.matrix == matrix, sensor.mountMatrixSource.hasPrefix("udev") {
                 return sensor.mountMatrixSource
             }
-            sleepThread(seconds: 0.2)
+            usleep(200_000)
         } while MonotonicClock.now() < deadline
         return nil
     }

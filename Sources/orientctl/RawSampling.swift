@@ -1,6 +1,5 @@
 import DaemonThreads
 import RotateRuntime
-
 import OrientationCore
 import OrientdClient
 import OrientdProtocol
