@@ -11,3 +11,10 @@ int orientd_name_this_thread(const char *name)
     truncated[sizeof truncated - 1] = '\0';
     return pthread_setname_np(pthread_self(), truncated);
 }
+
+#include <sys/eventfd.h>
+
+int orientd_make_wake_descriptor(void)
+{
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}

@@ -9,11 +9,35 @@ package final class FeedThread: Sendable {
         var wakeRequested = false
         var started = false
         var finished = false
+        /// An eventfd a `wake` or `stop` writes to, made by the first sleep that watches a
+        /// descriptor (so that sleep, in poll(2), ends too); -1 until then.
+        var wakeDescriptor: Int32 = -1
+
+        mutating func signal() {
+            guard wakeDescriptor >= 0 else { return }
+            var one: UInt64 = 1
+            _ = Glibc.write(wakeDescriptor, &one, 8)
+        }
+    }
+
+    /// How a sleep that watched a descriptor ended.
+    package enum WatchedSleep: Equatable, Sendable {
+        case timedOut
+        /// Woken or asked to stop.
+        case woken
+        /// The descriptor has something to read (or was hung up).
+        case readable
+        /// poll(2) failed, or no eventfd could be made (errno).
+        case failed(Int32)
     }
 
     private let state = Guarded(State())
 
     package init() {}
+
+    deinit {
+        state.read { if $0.wakeDescriptor >= 0 { close($0.wakeDescriptor) } }
+    }
 
     /// Runs `body` on a new thread named `name`. A thread that cannot be created (out of memory
     /// or the process's thread limit) is fatal: every feed is essential to the daemon.
@@ -50,9 +74,41 @@ package final class FeedThread: Sendable {
         } ?? false
     }
 
+    /// Waits `seconds` (`.infinity`: until woken) for `descriptor` to become readable, or less if
+    /// woken or asked to stop.
+    package func sleep(_ seconds: Double, watching descriptor: Int32) -> WatchedSleep {
+        let wakeDescriptor = state.update { state -> Int32? in
+            if state.stopRequested || state.wakeRequested {
+                state.wakeRequested = false
+                return nil
+            }
+            if state.wakeDescriptor < 0 { state.wakeDescriptor = orientd_make_wake_descriptor() }
+            return state.wakeDescriptor
+        }
+        guard let wakeDescriptor else { return .woken }
+        guard wakeDescriptor >= 0 else { return .failed(errno) }
+        var watched = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+        let milliseconds = seconds == .infinity ? -1 : Int32(min(max(seconds, 0) * 1000, Double(Int32.max)).rounded(.up))
+        var result: Int32
+        repeat { result = poll(&watched, 2, milliseconds) } while result < 0 && errno == EINTR
+        if result < 0 { return .failed(errno) }
+        var count: UInt64 = 0
+        if watched[1].revents != 0 { _ = read(wakeDescriptor, &count, 8) }
+        let woken = state.update { state -> Bool in
+            defer { state.wakeRequested = false }
+            return state.stopRequested || state.wakeRequested
+        }
+        if woken { return .woken }
+        return watched[0].revents != 0 ? .readable : .timedOut
+    }
+
     /// Ends the current or next `sleep` early.
     package func wake() {
-        state.update { $0.wakeRequested = true }
+        state.update {
+            $0.wakeRequested = true
+            $0.signal()
+        }
     }
 
     /// Asks the thread to stop and waits until its body has returned (if it was ever started; a
@@ -61,7 +117,10 @@ package final class FeedThread: Sendable {
     /// down waits 5 s) is left to end with the process. Returns whether it had stopped.
     @discardableResult
     package func stop(waitingAtMost seconds: Double = .infinity) -> Bool {
-        state.update { $0.stopRequested = true }
+        state.update {
+            $0.stopRequested = true
+            $0.signal()
+        }
         let deadline: Double? = seconds.isFinite ? MonotonicClock.now() + seconds : nil
         return state.wait(until: deadline, for: { !$0.started || $0.finished }) { _ in true } ?? false
     }

@@ -4,8 +4,9 @@
 /// An IIO event is usable for this only when it fires on motion, not on gravity: a rate of change
 /// (`roc`, bmc150-accel) or an adaptive (AC-coupled) magnitude or threshold are motion by
 /// definition; a plain `mag` or `thresh` event is motion only on the drivers known to high-pass
-/// it (mma8452's transient and bma400's activity detection, both `mag`; kxcjk-1013's wake-up
-/// engine, `thresh`): elsewhere gravity alone may exceed it, and the device would never sleep.
+/// it (mma8451/2/3 and fxls8471's transient and bma400's activity detection, both `mag`;
+/// kxcjk-1013's wake-up engine, `thresh`): elsewhere gravity alone may exceed it (mma8652/3's
+/// `mag` compares the plain level), and the device would never sleep.
 /// Falling events (free fall, inactivity) say nothing about a turn. The decision takes the
 /// device's `name` attribute and the file names of its sysfs `events/` directory, and never
 /// touches either.
@@ -20,10 +21,31 @@ public enum MotionWakeUp: Equatable, Sendable {
 
     /// Drivers (their IIO `name`) whose plain event of one kind is a high-passed motion detector.
     static let highPassedEvents: [String: String] = [
-        "mma8451": "mag", "mma8452": "mag", "mma8453": "mag", "mma8652": "mag", "mma8653": "mag", "fxls8471": "mag",
+        "mma8451": "mag", "mma8452": "mag", "mma8453": "mag", "fxls8471": "mag",
         "bma400": "mag",
         "kxcjk1013": "thresh", "kxcj91008": "thresh", "kxtj21009": "thresh", "kxtf9": "thresh", "kx0231025": "thresh",
     ]
+
+    /// m/s² per count of the motion event's `_value`, for the drivers whose threshold would not
+    /// fire on a hand's turn as they leave it: mma8452.c counts its transient threshold in steps
+    /// of 8 g / 127 whatever the range, and sets it to 127 (8 g) at probe. The other trusted
+    /// drivers keep theirs (bmc150: 1 slope count; kxcjk-1013: 1 wake-up count; bma400: 80 mg,
+    /// written by the driver at each enabling), all well under a turn.
+    static let thresholdSteps: [String: Double] = [
+        "mma8451": 8 * 9.80665 / 127, "mma8452": 8 * 9.80665 / 127, "mma8453": 8 * 9.80665 / 127, "fxls8471": 8 * 9.80665 / 127,
+    ]
+
+    /// The `_value` file to write before enabling `enable`, and the count that stands for a
+    /// motion of `acceleration` m/s² (at least 1); nil where the driver's own threshold stays.
+    public static func threshold(deviceName: String, eventFiles: [String], enable: [String],
+                                 acceleration: Double) -> (file: String, value: String)? {
+        guard let step = thresholdSteps[normalized(deviceName)], let first = enable.first.flatMap(EventFile.init) else { return nil }
+        let suffix = "\(first.kind)_\(first.direction)_value"
+        let candidates = [String(first.file.dropLast("_en".count)) + "_value", "in_accel_\(suffix)"]
+        guard let file = candidates.first(where: eventFiles.contains) else { return nil }
+        let count = min(127, max(1, Int((acceleration / step).rounded())))
+        return (file, String(count))
+    }
 
     /// One `in_accel…_en` event file, taken apart.
     struct EventFile: Equatable {

@@ -40,6 +40,11 @@ public struct SamplingPace: Sendable {
         /// the still rate. 1500 keeps the full rate through the pauses within one gesture
         /// (turn, hold, turn back) and costs at most 1.5 s of full-rate reads per motion.
         public var stillAfterMs: Double = 1500
+        /// Where the accelerometer has a motion event, a still device is not read at all but
+        /// waited on; it is read once every this many seconds all the same, in case an interrupt
+        /// was lost or the driver forgot its event across a suspend. 0: never wait on a motion
+        /// event (read a still device at `stillRate`). 20 costs 0.05 wake-ups a second.
+        public var safetyReadSeconds: Double = 20
 
         public init() {}
 
@@ -47,10 +52,11 @@ public struct SamplingPace: Sendable {
         /// at `rate` all the time.
         public func stillRate(below rate: Double) -> Double? { stillRate < rate ? stillRate : nil }
 
-        public init(stillRate: Double, motionThreshold: Double, stillAfterMs: Double) {
+        public init(stillRate: Double, motionThreshold: Double, stillAfterMs: Double, safetyReadSeconds: Double = 20) {
             self.stillRate = stillRate
             self.motionThreshold = motionThreshold
             self.stillAfterMs = stillAfterMs
+            self.safetyReadSeconds = safetyReadSeconds
         }
     }
 
@@ -89,6 +95,18 @@ public struct SamplingPace: Sendable {
         }
         lastTime = time
         return decide(at: time, deciding: deciding)
+    }
+
+    /// The accelerometer's own motion event fired at `time`: the full rate, as for a sample that
+    /// moved (the reference stays, so the next sample is compared with the still device).
+    @discardableResult
+    public mutating func noteMotion(at time: Double) -> Rate {
+        if time.isFinite {
+            lastMotion = time
+            lastTime = max(lastTime, time)
+        }
+        rate = .full
+        return rate
     }
 
     /// A read of the display accelerometer failed (or gave what cannot be an acceleration).

@@ -92,6 +92,8 @@ extension SettingKey {
                "How far a sample must be from the still device's averaged vector to count as motion. 1 is 6° of gravity and five times the noise of a noisy accelerometer (0.2 m/s²)."),
         number("still-after-ms", \.sampling.stillAfterMs, unit: "milliseconds", range: 0...60000,
                "After this long without motion, and with nothing left for the classifier to decide, the sensor goes back to still-rate. 1500 keeps the full rate through the pauses of one gesture and costs at most 1.5 s of full-rate reads per motion."),
+        number("safety-read-seconds", \.sampling.safetyReadSeconds, unit: "seconds", range: 0...3600,
+               "Where the accelerometer's driver has a motion event (an interrupt on motion), a still device is not read at all: orientd sleeps on the event, and reads it once every this many seconds all the same, in case an interrupt was lost or the driver forgot its event across a suspend. 20 costs 0.05 wake-ups a second. 0 never sleeps on the event: a still device is read still-rate times a second."),
         number("keep-reading-ms", \.keepReadingMs, unit: "milliseconds", range: 0...600_000,
                "After the last client that needed a sensor lets go (a subscriber leaves, a get is answered, a D-Bus claim is released), the sensor is still read this long: a burst of requests reads it once, and a client back at once finds it read. Then nothing is read until a client needs it."),
         wholeNumber("max-clients", \.maxClients, range: 1...1_000_000,

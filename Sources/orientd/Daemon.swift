@@ -279,14 +279,6 @@ extension Daemon {
             for info in sensors.map(\.info) {
                 logger.info("reading \(info.device) at \(info.uri) (\(info.location), id \(info.id)) \(formatDecimal(rate)) times a second\(still); mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")
                 if let note = info.scaleNote { logger.notice("\(note)") }
-                switch info.sysname.map({ MotionEvents.wakeUp(sysname: $0) }) {
-                case .events(let files):
-                    logger.info("\(info.device) can signal motion itself (events/\(files.joined(separator: ", "))); orientd does not wait on motion events yet and reads it at the still rate instead")
-                case .polling(let reason):
-                    logger.debug("\(info.device): no motion event to wait on (\(reason)); a still device is read at the still rate")
-                case nil:
-                    break
-                }
             }
             return sensors
         }, onReading: onReading, needsFullRate: needsFullRate)

@@ -56,4 +56,28 @@ import Testing
         #expect(MotionWakeUp.EventFile("in_accel_x_raw_roc_rising_en")?.kind == "roc")
         #expect(MotionWakeUp.EventFile("in_accel_x&y&z_mag_adaptive_rising_en")?.kind == "mag_adaptive")
     }
+
+    /// mma8652/3 have mma8452's event names but no high-pass filter: their level compares with
+    /// gravity, so a still device would fire it forever.
+    @Test func mma8652sPlainMagnitudeEventIsNotTrusted() {
+        let files = ["in_accel_x_mag_rising_en", "in_accel_mag_rising_value"]
+        #expect(MotionWakeUp.choose(deviceName: "mma8652", eventFiles: files) != .events(enable: ["in_accel_x_mag_rising_en"]))
+    }
+
+    /// mma8452 leaves its transient threshold at 8 g: orientd writes 1 m/s² in its 8 g / 127 steps.
+    @Test func mma8452sThresholdIsSetToAHandsMotion() throws {
+        let files = ["in_accel_x_mag_rising_en", "in_accel_y_mag_rising_en", "in_accel_z_mag_rising_en",
+                     "in_accel_mag_rising_value", "in_accel_mag_rising_period"]
+        let enable = ["in_accel_x_mag_rising_en", "in_accel_y_mag_rising_en", "in_accel_z_mag_rising_en"]
+        let threshold = try #require(MotionWakeUp.threshold(deviceName: "mma8452", eventFiles: files, enable: enable, acceleration: 1))
+        #expect(threshold.file == "in_accel_mag_rising_value")
+        #expect(threshold.value == "2")
+        #expect(MotionWakeUp.threshold(deviceName: "mma8452", eventFiles: files, enable: enable, acceleration: 0.01)?.value == "1")
+        #expect(MotionWakeUp.threshold(deviceName: "mma8452", eventFiles: files, enable: enable, acceleration: 500)?.value == "127")
+    }
+
+    @Test func otherDriversKeepTheirOwnThreshold() {
+        let files = ["in_accel_x_roc_either_en", "in_accel_x_roc_either_value"]
+        #expect(MotionWakeUp.threshold(deviceName: "bmc150_accel", eventFiles: files, enable: ["in_accel_x_roc_either_en"], acceleration: 1) == nil)
+    }
 }

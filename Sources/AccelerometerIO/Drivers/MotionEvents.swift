@@ -2,9 +2,7 @@ import Glibc
 import OrientationCore
 
 /// What a local accelerometer's driver offers to signal motion: its IIO `name` and the files of
-/// its sysfs `events/` directory, judged by `MotionWakeUp`. orientd does not wait on motion events
-/// yet (it reads a still device at the still rate); the daemon logs what a device offers, so a
-/// report from real hardware says whether event wake-up would apply there.
+/// its sysfs `events/` directory, judged by `MotionWakeUp` (`MotionEventWatch` sleeps on them).
 public enum MotionEvents {
     /// The most event files looked at: a real device has a few dozen.
     static let maximumFiles = 512
@@ -13,6 +11,16 @@ public enum MotionEvents {
         let device = "\(sysfs)/\(sysname)"
         let name = firstLine(of: "\(device)/name") ?? sysname
         return MotionWakeUp.choose(deviceName: name, eventFiles: fileNames(in: "\(device)/events"))
+    }
+
+    /// The threshold to write before enabling `enable` on `sysname`, where its driver's own would
+    /// not fire on a motion of `acceleration` m/s² (`MotionWakeUp.threshold`).
+    static func threshold(sysname: String, enable: [String], acceleration: Double,
+                          sysfs: String = "/sys/bus/iio/devices") -> (file: String, value: String)? {
+        let device = "\(sysfs)/\(sysname)"
+        let name = firstLine(of: "\(device)/name") ?? sysname
+        return MotionWakeUp.threshold(deviceName: name, eventFiles: fileNames(in: "\(device)/events"), enable: enable,
+                                      acceleration: acceleration)
     }
 
     static func fileNames(in directory: String) -> [String] {

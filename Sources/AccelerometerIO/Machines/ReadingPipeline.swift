@@ -15,6 +15,8 @@ public struct ReadingPipeline: Sendable {
         /// The sensor opened with these accelerometers, the display one first.
         case sensorOpened([SensorInfo])
         case sensorLost(reason: String)
+        /// How the still display accelerometer is watched, in words (for `status`).
+        case stillWatch(String)
         case hinge(TabletModeDetector.State)
         /// `raw`: the sample before the mount matrix, where known.
         case angles(OrientationAngles, acceleration: Vector3, raw: Vector3?, time: Double)
@@ -85,6 +87,8 @@ public struct ReadingPipeline: Sendable {
             scaleReported = false
             let problem = base == nil ? "no base accelerometer: the hinge angle needs one in the display and one in the base" : "waiting for readings"
             return [.sensorPaused, .sensorOpened(devices), .hinge(TabletModeDetector.State(problem: problem))]
+        case .stillWatch(let text):
+            return [.stillWatch(text)]
         case .lost(let reason):
             // The hub now says unknown; so must the classifier, to announce the next decision.
             classifier = Classifier(settings: settings)

@@ -16,6 +16,13 @@ import OrientationCore
 /// the display accelerometer): `stillPeriod` while it is still, `period` from the read that saw
 /// it move on. The pace starts afresh (at the full rate) whenever the sources open or reading
 /// resumes.
+///
+/// Where the display accelerometer can raise its own motion interrupt (`MotionWakeUp`), a still
+/// device is not read at all: the loop arms the event (`armMotionWatch`) and sleeps on it
+/// (`waitForMotion`) until it fires, a client asks for a fresh reading, or a safety read is due
+/// every `safetyReadPeriod` (a lost interrupt, a driver that forgot its event across suspend).
+/// Motion brings back the full rate at once; a safety read that finds the device still arms it
+/// again. A watch that fails falls back to reading at the still rate until the sources reopen.
 public struct SensorLoop: Sendable {
     public struct Settings: Sendable {
         /// Seconds between reads (while the device moves, with a `pace`).
@@ -45,6 +52,13 @@ public struct SensorLoop: Sendable {
 
         /// Whether the period ever changes.
         public var isAdaptive: Bool { stillPeriod > period }
+
+        /// Seconds between safety reads of a still device watched by its motion event; nil when a
+        /// still device is never watched that way (no pace, or `safetyReadSeconds` 0).
+        public var safetyReadPeriod: Double? {
+            guard isAdaptive, let seconds = pace?.safetyReadSeconds, seconds > 0 else { return nil }
+            return max(seconds, stillPeriod)
+        }
     }
 
     /// Why the sources are closed.
@@ -81,6 +95,22 @@ public struct SensorLoop: Sendable {
         case sleep(until: Double)
         /// The read period changed with the device's motion (worth a debug line).
         case paceChanged(SamplingPace.Rate)
+        /// The device is still: enable the display accelerometer's motion event, then report
+        /// `motionWatchArmed` or `motionWatchFailed`.
+        case armMotionWatch
+        /// Sleep on the motion event until then, or until woken; report `motionSeen` when it
+        /// fired, `woken` when woken.
+        case waitForMotion(until: Double)
+    }
+
+    /// How a still display accelerometer's motion is noticed.
+    private enum MotionWatch: Equatable, Sendable {
+        /// By reading it at the still rate: it has no motion event, or its event failed.
+        case unavailable
+        /// It has a motion event, not armed now (the device moves, or was just read).
+        case disarmed
+        /// Armed: nothing is read until the event fires, a reading is asked for, or then.
+        case armed(safetyReadAt: Double)
     }
 
     /// What the loop knows while the sources are closed: when to try again, and what it said of
@@ -101,6 +131,7 @@ public struct SensorLoop: Sendable {
         var nextReadAt: Double
         /// Since when the display accelerometer's reads fail, while they do.
         var failingSince: Double?
+        var watch = MotionWatch.unavailable
     }
 
     private enum Phase: Equatable, Sendable {
@@ -139,13 +170,15 @@ public struct SensorLoop: Sendable {
     // MARK: Events
 
     /// The sources opened; returns whether they had been announced lost (worth a log line).
+    /// `motionEvents`: whether the display accelerometer has a motion event to sleep on.
     @discardableResult
-    public mutating func opened(sysnames: [String?], at time: Double) -> Bool {
+    public mutating func opened(sysnames: [String?], motionEvents: Bool = false, at time: Double) -> Bool {
         guard case .closed(let closed) = phase else {
             assertionFailure("the sources open only after an .open action, while closed")
             return false
         }
-        phase = .open(Open(sysnames: sysnames, nextReadAt: time))
+        let watch: MotionWatch = motionEvents && settings.safetyReadPeriod != nil ? .disarmed : .unavailable
+        phase = .open(Open(sysnames: sysnames, nextReadAt: time, watch: watch))
         demandUnknown = true
         restartPace()
         return closed.lostAnnounced
@@ -198,6 +231,7 @@ public struct SensorLoop: Sendable {
         guard let displayFailure else {
             open.failingSince = nil
             phase = .open(open)
+            if rate == .still, open.watch == .disarmed { pending.append(.armMotionWatch) }
             return
         }
         let since = open.failingSince ?? time
@@ -206,6 +240,53 @@ public struct SensorLoop: Sendable {
         if time - since >= settings.reopenAfter {
             close(.failingReads(displayFailure), announce: true, reopenAt: time)
         }
+    }
+
+    /// The motion event is enabled: sleep on it from now on.
+    public mutating func motionWatchArmed(at time: Double) {
+        guard case .open(var open) = phase, open.watch == .disarmed, let safetyReadPeriod = settings.safetyReadPeriod else {
+            assertionFailure("a watch is armed only after an .armMotionWatch action, while open")
+            return
+        }
+        open.watch = .armed(safetyReadAt: time + safetyReadPeriod)
+        phase = .open(open)
+    }
+
+    /// The motion event could not be enabled, or its descriptor failed: read the still device at
+    /// the still rate from now on (until the sources reopen).
+    public mutating func motionWatchFailed(at time: Double) {
+        guard case .open(var open) = phase else { return }
+        if case .armed = open.watch { open.nextReadAt = time }
+        open.watch = .unavailable
+        phase = .open(open)
+    }
+
+    /// The motion event fired: read now, at the full rate.
+    public mutating func motionSeen(at time: Double) {
+        guard case .open(var open) = phase, case .armed = open.watch else { return }
+        open.watch = .disarmed
+        open.nextReadAt = time
+        phase = .open(open)
+        pace?.noteMotion(at: time)
+        if rate != .full {
+            rate = .full
+            pending.append(.paceChanged(.full))
+        }
+    }
+
+    /// A client asked for a fresh reading while the still device is watched: read it once now
+    /// (still, it is watched again right after).
+    public mutating func readingRequested(at time: Double) {
+        guard case .open(var open) = phase, case .armed = open.watch else { return }
+        open.watch = .disarmed
+        open.nextReadAt = time
+        phase = .open(open)
+    }
+
+    /// Whether the loop sleeps on the motion event now.
+    public var isWatchingMotion: Bool {
+        guard case .open(let open) = phase, case .armed = open.watch else { return false }
+        return true
     }
 
     /// The configured device settings changed (a reload): reopen now to apply them; with none
@@ -251,7 +332,9 @@ public struct SensorLoop: Sendable {
     public mutating func demand(needed: Bool, at time: Double) {
         demandUnknown = false
         switch (phase, needed) {
-        case (.open(let open), false):
+        case (.open(var open), false):
+            // Pausing releases the motion event with the rest; it is armed again once still.
+            if open.watch != .unavailable { open.watch = .disarmed }
             phase = .idle(open)
             pending.append(.pause)
         case (.idle(var open), true):
@@ -287,6 +370,13 @@ public struct SensorLoop: Sendable {
         case .open(let open):
             // The first reading is taken whatever the demand, so the orientation is known at start.
             if start == .announced, demandUnknown { return .checkDemand }
+            if case .armed(let safetyReadAt) = open.watch {
+                guard now >= safetyReadAt else { return .waitForMotion(until: min(safetyReadAt, nextBeat)) }
+                var safetyRead = open
+                safetyRead.watch = .disarmed
+                phase = .open(safetyRead)
+                return .read
+            }
             return now >= open.nextReadAt ? .read : sleep(until: open.nextReadAt)
         case .idle:
             return demandUnknown ? .checkDemand : sleep(until: .infinity)
@@ -299,9 +389,10 @@ public struct SensorLoop: Sendable {
         rate = .full
     }
 
+    private var nextBeat: Double { settings.heartbeatInterval.map { lastBeat + $0 } ?? .infinity }
+
     private func sleep(until time: Double) -> Action {
-        let nextBeat = settings.heartbeatInterval.map { lastBeat + $0 } ?? .infinity
-        return .sleep(until: min(time, nextBeat))
+        .sleep(until: min(time, nextBeat))
     }
 
     /// Drops the sources. A loss that is announced makes the next failed open quiet (its cause

@@ -12,6 +12,9 @@ public final class ReadingDemand: Sendable {
         var lastRequest = -Double.infinity
         var reading = true
         var wakeUp: (@Sendable () -> Void)?
+        /// The poller sleeps on the sensor's motion event: a request wakes it for a fresh reading.
+        var watchingMotion = false
+        var requestWhileWatching = false
     }
 
     private let state = Mutex(State())
@@ -27,7 +30,12 @@ public final class ReadingDemand: Sendable {
     public func release() { change { $0.holders = max(0, $0.holders - 1) } }
 
     /// A one-off request: read for a few seconds from now.
-    public func request(at time: Double = MonotonicClock.now()) { change { $0.lastRequest = time } }
+    public func request(at time: Double = MonotonicClock.now()) {
+        change { state in
+            state.lastRequest = time
+            if state.watchingMotion { state.requestWhileWatching = true }
+        }
+    }
 
     /// Whether the sensor is being read (false while the poller sleeps for want of demand).
     public var isReading: Bool { state.withLock { $0.reading } }
@@ -45,6 +53,22 @@ public final class ReadingDemand: Sendable {
     /// Called by the poller when it reads again.
     func noteReading() { state.withLock { $0.reading = true } }
 
+    /// Called by the poller when it starts or stops sleeping on the sensor's motion event.
+    func watchMotion(_ watching: Bool) {
+        state.withLock { state in
+            state.watchingMotion = watching
+            state.requestWhileWatching = false
+        }
+    }
+
+    /// Whether a request came while the poller slept on motion (it then reads once); clears it.
+    func takeRequestWhileWatching() -> Bool {
+        state.withLock { state in
+            defer { state.requestWhileWatching = false }
+            return state.requestWhileWatching
+        }
+    }
+
     /// The poller's way to be woken when demand appears while it sleeps.
     func onDemand(_ wake: @escaping @Sendable () -> Void) { state.withLock { $0.wakeUp = wake } }
 
@@ -52,7 +76,7 @@ public final class ReadingDemand: Sendable {
     private func change(_ body: (inout State) -> Void) {
         let wake: (@Sendable () -> Void)? = state.withLock { state in
             body(&state)
-            return state.reading ? nil : state.wakeUp
+            return state.reading && !state.watchingMotion ? nil : state.wakeUp
         }
         wake?()
     }

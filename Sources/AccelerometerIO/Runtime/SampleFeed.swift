@@ -13,11 +13,13 @@ public protocol SampleFeed: AnyObject, Sendable {
 /// One delivery: a sample of one accelerometer (by its id), or the reason none could be taken,
 /// with its time in seconds; the news that reading stopped for want of demand (the next sample
 /// comes after a gap of unknown motion); or that the feed's accelerometers were opened (the
-/// display one first), or lost (removed, or failing until they were closed).
+/// display one first), or lost (removed, or failing until they were closed); or how a still display
+/// accelerometer is watched, in words (by its motion event, or read at the still rate, and why).
 public enum Reading: Sendable {
     case sample(AccelerometerSample, device: String)
     case failure(SensorReadError, time: Double, device: String)
     case paused(time: Double)
     case opened([SensorInfo])
     case lost(reason: String)
+    case stillWatch(String)
 }

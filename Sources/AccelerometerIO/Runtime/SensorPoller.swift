@@ -24,7 +24,10 @@ import Synchronization
 /// With a `pace`, a still device is read at the still rate and a moving one at `rate`
 /// (`SamplingPace`); `needsFullRate` says, right after a display reading was delivered, whether
 /// whoever consumes the readings needs them at the full rate anyway (the classifier waits on a
-/// decision, a client streams angles).
+/// decision, a client streams angles). Where the display accelerometer has a motion event
+/// (`MotionWakeUp`), a still device is not read at all: the poller sleeps on the event
+/// (`MotionEventWatch`) and reads it when it fires, when a client asks for a fresh reading, and
+/// once every safety-read period.
 ///
 /// Every decision is `SensorLoop`'s, a pure state machine; this class is the I/O around it.
 public final class SensorPoller: SampleFeed, Sendable {
@@ -128,8 +131,17 @@ public final class SensorPoller: SampleFeed, Sendable {
             didSet { capture = CaptureSchedule(for: sources) }
         }
         var capture = CaptureSchedule(for: [])
+        var watch: MotionEventWatch?
+        var watching = false
 
         while !thread.shouldStop {
+            defer {
+                // A client's request for a fresh reading wakes the poller while it sleeps on motion.
+                if loop.isWatchingMotion != watching {
+                    watching = loop.isWatchingMotion
+                    demand?.watchMotion(watching)
+                }
+            }
             for event in hotplugEvents.take() { loop.hotplug(event, at: MonotonicClock.now()) }
             if !reconfigurations.take().isEmpty { loop.reconfigure(at: MonotonicClock.now()) }
             let now = MonotonicClock.now()
@@ -140,11 +152,14 @@ public final class SensorPoller: SampleFeed, Sendable {
                 do {
                     let opened = try open()
                     guard let display = opened.first else { throw SensorReadError.unavailable(reason: "no accelerometer") }
-                    if loop.opened(sysnames: opened.map(\.info.sysname), at: MonotonicClock.now()) {
+                    let still = stillWatch(of: display.info, settings: loop.settings)
+                    watch = still.watch
+                    if loop.opened(sysnames: opened.map(\.info.sysname), motionEvents: watch != nil, at: MonotonicClock.now()) {
                         logger.notice("opened the sensor: \(display.info.device) at \(display.info.uri)")
                     }
                     sources = opened
                     onReading(.opened(opened.map(\.info)))
+                    onReading(.stillWatch(still.words))
                 } catch {
                     loop.openFailed(reason: "\(error)", at: MonotonicClock.now())
                 }
@@ -159,6 +174,7 @@ public final class SensorPoller: SampleFeed, Sendable {
             case .checkDemand:
                 loop.demand(needed: !(demand?.goIdleUnlessNeeded(at: now) ?? false), at: now)
             case .pause:
+                watch?.close()
                 capture.release(sources)
                 for source in sources { source.goIdle() }
                 logger.debug("no client needs the sensor: not reading it until one does")
@@ -168,6 +184,7 @@ public final class SensorPoller: SampleFeed, Sendable {
                 logger.debug("a client needs the sensor: reading it again")
             case .close(let cause, let announce):
                 log(cause)
+                watch = nil
                 sources = []
                 if announce { onReading(.lost(reason: Self.reason(cause))) }
             case .announceStart(let opened):
@@ -175,6 +192,37 @@ public final class SensorPoller: SampleFeed, Sendable {
                 startAnnounced = true
             case .sleep(let until):
                 if thread.sleep(max(0.001, until - now)) { loop.woken() }
+            case .armMotionWatch:
+                guard let armed = watch else { loop.motionWatchFailed(at: now); continue }
+                do {
+                    try armed.arm()
+                    capture.release(sources)
+                    loop.motionWatchArmed(at: MonotonicClock.now())
+                    logger.debug("the device is still: reading nothing until its motion event fires (a safety read every \(formatDecimal(loop.settings.safetyReadPeriod ?? 0)) s)")
+                } catch {
+                    watch = nil
+                    stopWatching(because: "\(error)", device: sources.first?.info.device, loop: &loop, at: now)
+                }
+            case .waitForMotion(let until):
+                guard let watched = watch else { loop.motionWatchFailed(at: now); continue }
+                switch thread.sleep(max(0.001, until - now), watching: watched.descriptor) {
+                case .timedOut:
+                    break
+                case .woken:
+                    loop.woken()
+                    if demand?.takeRequestWhileWatching() == true { loop.readingRequested(at: MonotonicClock.now()) }
+                case .readable:
+                    do {
+                        if try watched.takeEvents() > 0 { loop.motionSeen(at: MonotonicClock.now()) }
+                    } catch {
+                        watch = nil
+                        stopWatching(because: "\(error)", device: sources.first?.info.device, loop: &loop, at: now)
+                    }
+                case .failed(let error):
+                    watch = nil
+                    stopWatching(because: "waiting on its event descriptor failed (\(String(cString: strerror(error))))",
+                                 device: sources.first?.info.device, loop: &loop, at: now)
+                }
             case .paceChanged(.still):
                 logger.debug("the device is still: reading it \(formatDecimal(1 / loop.settings.stillPeriod)) times a second until it moves")
             case .paceChanged(.full):
@@ -183,6 +231,47 @@ public final class SensorPoller: SampleFeed, Sendable {
         }
         // Stopped before the first attempt ended: whoever waits for the start is told there is none.
         if !startAnnounced { announceStart(nil) }
+    }
+
+    /// How the still display accelerometer will be watched: by its motion event where its driver
+    /// has a usable one (and the settings allow), else by reading it at the still rate; in words
+    /// for `status`, and logged.
+    private func stillWatch(of info: SensorInfo, settings: SensorLoop.Settings) -> (watch: MotionEventWatch?, words: String) {
+        let polled = settings.isAdaptive
+            ? "read \(formatDecimal(1 / settings.stillPeriod)) times a second"
+            : "read \(formatDecimal(rate)) times a second, as when it moves"
+        guard let sysname = info.sysname else { return (nil, "\(polled) (a remote sensor: its motion events are not reached)") }
+        switch MotionEvents.wakeUp(sysname: sysname) {
+        case .events(let files) where settings.safetyReadPeriod != nil:
+            let period = formatDecimal(settings.safetyReadPeriod ?? 0)
+            let watch = MotionEventWatch(sysname: sysname, enableFiles: files)
+            var threshold = "the driver's threshold"
+            if let motion = pace?.motionThreshold,
+               let (file, value) = MotionEvents.threshold(sysname: sysname, enable: files, acceleration: motion) {
+                do {
+                    try watch.setThreshold(file: file, value: value)
+                    threshold = "threshold \(value) in events/\(file) (about \(formatDecimal(motion)) m/s²)"
+                } catch {
+                    logger.notice("\(info.device): \(error); its driver's threshold stays, which may not notice a turn by hand")
+                }
+            }
+            logger.info("\(info.device) signals motion itself: while the device is still, orientd reads nothing and sleeps on its motion event (events/\(files.joined(separator: ", ")), \(threshold)), with a safety read every \(period) s")
+            return (watch, "its motion event wakes orientd (events/\(files.joined(separator: ", ")), \(threshold)); nothing is read until it fires, but for a safety read every \(period) s")
+        case .events(let files):
+            logger.info("\(info.device) can signal motion itself (events/\(files.joined(separator: ", "))), but safety-read-seconds is 0 or still-rate is not below rate: a still device is \(polled)")
+            return (nil, "\(polled) (its motion event is not used: safety-read-seconds is 0 or still-rate is not below rate)")
+        case .polling(let reason):
+            logger.info("\(info.device): no motion event to sleep on (\(reason)); a still device is \(polled)")
+            return (nil, "\(polled) (\(reason))")
+        }
+    }
+
+    /// The motion event failed: the still device is read at the still rate until it reopens.
+    private func stopWatching(because reason: String, device: String?, loop: inout SensorLoop, at time: Double) {
+        let polled = "read \(formatDecimal(1 / loop.settings.stillPeriod)) times a second"
+        logger.warning("\(device ?? "the accelerometer"): \(reason); a still device is \(polled) instead until it is reopened")
+        loop.motionWatchFailed(at: time)
+        onReading(.stillWatch("\(polled) (its motion event failed: \(reason))"))
     }
 
     /// Reads (or takes what was captured from) every source and hands each sample or failure to

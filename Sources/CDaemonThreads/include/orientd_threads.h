@@ -13,6 +13,9 @@ int orientd_route_global_jobs(void (*enqueue)(void *job));
 /// Foundation on Linux does not pass a Thread's name on; pthread_setname_np is not in Swift's Glibc.
 int orientd_name_this_thread(const char *name);
 
+/// A non-blocking, close-on-exec eventfd that wakes a thread sleeping in poll(2); -1 with errno.
+int orientd_make_wake_descriptor(void);
+
 /// Drops from this process's memory the resident pages of the file mapped at `address` that are
 /// the file's own: mappings that cannot be written and hold no page copied on write, in memory or
 /// swapped out (code and read-only data never written; not relocated data, not writable data).

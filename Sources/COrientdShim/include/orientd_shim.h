@@ -71,6 +71,17 @@ void orientd_iio_buffer_close(orientd_iio_buffer *buffer);
 /// errno value (-EFBIG when it does not fit: never read in part).
 ssize_t orientd_sysfs_read_path(const char *path, char *buffer, size_t length);
 
+/// The event descriptor of the IIO device SYSNAME ("iio:device0"): IIO_GET_EVENT_FD_IOCTL on
+/// /dev/SYSNAME, non-blocking and close-on-exec. Returns it, or a negative errno value.
+int orientd_iio_event_open(const char *sysname);
+/// Writes VALUE to the file FILE of /sys/bus/iio/devices/SYSNAME/events ("in_accel_roc_either_en"),
+/// the last path component not followed if it is a symlink. Returns 0 or a negative errno value.
+int orientd_iio_event_write(const char *sysname, const char *file, const char *value);
+/// Reads every struct iio_event_data record waiting on an event descriptor without blocking.
+/// Returns how many (0 when none), -EPIPE when the descriptor was closed at the other end, or
+/// another negative errno value.
+ssize_t orientd_iio_event_drain(int events);
+
 /// Text for an errno value as libiio words it.
 void orientd_iio_strerror(int error, char *buffer, size_t length);
 

@@ -143,6 +143,12 @@ struct HubState {
         if !devices.isEmpty { devices[0].scaleProblem = problem }
     }
 
+    /// How the still display accelerometer is watched: `status` says so.
+    mutating func sensorStillWatch(_ text: String) {
+        sensor?.stillWatch = text
+        if !devices.isEmpty { devices[0].stillWatch = text }
+    }
+
     mutating func hingeChanged(_ newHinge: TabletModeDetector.State, at time: Double) -> [Action] {
         guard newHinge != hinge else { return [] }
         hinge = newHinge

@@ -176,6 +176,11 @@ public final class OrientationHub: Sendable {
         state.withLock { $0.machine.sensorScaleWrong(problem) }
     }
 
+    /// How the still display accelerometer is watched, in words, for `status`.
+    public func sensorStillWatch(_ text: String) {
+        state.withLock { $0.machine.sensorStillWatch(text) }
+    }
+
     /// The display's tilt step changed.
     public func tiltDecided(_ tilt: DeviceTilt, at timestamp: Double = WallClock.now()) {
         step { $0.tiltDecided(tilt, at: timestamp) }

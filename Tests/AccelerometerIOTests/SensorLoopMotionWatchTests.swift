@@ -1,0 +1,188 @@
+@testable import AccelerometerIO
+import OrientationCore
+import Testing
+
+/// A still device watched by its accelerometer's motion event (`SensorLoop` with `motionEvents`):
+/// nothing is read while it is still, but for a safety read; the event, a client's request or a
+/// failed watch bring reads back.
+@Suite struct SensorLoopMotionWatchTests {
+    private let pace = SamplingPace.Settings(stillRate: 3, motionThreshold: 1, stillAfterMs: 1500, safetyReadSeconds: 20)
+    private let portrait = Vector3(0, -9.80665, 0)
+    private let landscape = Vector3(-9.80665, 0, 0)
+
+    /// What the poller saw, in order.
+    private enum Step: Equatable {
+        case read(Double)
+        case armed(Double)
+        case waited(until: Double)
+        case pace(SamplingPace.Rate, Double)
+    }
+
+    private func started(motionEvents: Bool = true, pace: SamplingPace.Settings? = nil) -> SensorLoop {
+        var loop = SensorLoop(settings: SensorLoop.Settings(period: 0.04, pace: pace ?? self.pace))
+        #expect(loop.next(at: 0) == .open)
+        loop.opened(sysnames: ["iio:device0"], motionEvents: motionEvents, at: 0)
+        #expect(loop.next(at: 0) == .read)
+        loop.displaySample(portrait, at: 0, deciding: false)
+        loop.readFinished(displayFailure: nil, at: 0)
+        #expect(loop.next(at: 0) == .announceStart(opened: true))
+        return loop
+    }
+
+    /// Runs the loop as the poller would until `end`: the device reads `vector(time)`, arming
+    /// succeeds unless `armingFails`, and the motion event fires at the times of `motion` (a sleep
+    /// on it ends there).
+    private func run(_ loop: inout SensorLoop, until end: Double, from start: Double = 0, motion: [Double] = [],
+                     armingFails: Bool = false, vector: (Double) -> Vector3) -> [Step] {
+        var now = start
+        var steps: [Step] = []
+        var motion = motion
+        while now < end {
+            switch loop.next(at: now) {
+            case .checkDemand: loop.demand(needed: true, at: now)
+            case .read:
+                steps.append(.read(now))
+                loop.displaySample(vector(now), at: now, deciding: false)
+                loop.readFinished(displayFailure: nil, at: now)
+            case .sleep(let until): now = until
+            case .paceChanged(let rate): steps.append(.pace(rate, now))
+            case .armMotionWatch:
+                if armingFails {
+                    loop.motionWatchFailed(at: now)
+                } else {
+                    steps.append(.armed(now))
+                    loop.motionWatchArmed(at: now)
+                }
+            case .waitForMotion(let until):
+                steps.append(.waited(until: until))
+                if let next = motion.first, next < until {
+                    motion.removeFirst()
+                    now = max(now, next)
+                    loop.motionSeen(at: now)
+                } else {
+                    now = until
+                }
+            case let other: Issue.record("unexpected \(other)"); return steps
+            }
+        }
+        return steps
+    }
+
+    private func reads(_ steps: [Step]) -> [Double] {
+        steps.compactMap { if case .read(let time) = $0 { time } else { nil } }
+    }
+
+    @Test func aStillDeviceIsNotReadButForTheSafetyRead() {
+        var loop = started()
+        let steps = run(&loop, until: 62) { _ in portrait }
+        let still = reads(steps).filter { $0 > 2 }
+        #expect(still.count == 3, "a safety read every 20 s once still: \(still)")
+        #expect(zip(still, still.dropFirst()).allSatisfy { abs($1 - $0 - 20) < 0.1 })
+        #expect(steps.contains { if case .pace(.still, _) = $0 { true } else { false } })
+        #expect(loop.isWatchingMotion)
+    }
+
+    @Test func theMotionEventBringsAReadAtOnceAndTheFullRate() throws {
+        var loop = started()
+        let turnedAt = 30.0
+        let steps = run(&loop, until: 33, motion: [turnedAt]) { $0 >= turnedAt ? landscape : portrait }
+        let after = reads(steps).filter { $0 >= turnedAt }
+        #expect(after.first == turnedAt, "read the moment the event fires")
+        let fullRate = after.filter { $0 < turnedAt + 1.5 }
+        #expect(fullRate.count >= 37, "25 a second for the quiet period after the turn: \(fullRate.count)")
+        #expect(steps.contains(.pace(.full, turnedAt)))
+        #expect(after.filter { $0 > turnedAt + 1.6 }.isEmpty, "still again: watched, not read")
+        #expect(loop.isWatchingMotion)
+    }
+
+    @Test func theDeviceIsWatchedAgainOnceStillAfterTheMotion() {
+        var loop = started()
+        let steps = run(&loop, until: 40, motion: [10]) { _ in portrait }
+        let armings = steps.compactMap { if case .armed(let time) = $0 { time } else { nil } }
+        #expect(armings.count == 3, "armed once still, again after the event, again after the safety read: \(armings)")
+        #expect(armings.dropFirst().first.map { $0 > 11.4 && $0 < 11.7 } == true, "1.5 s after the event's read: \(armings)")
+        #expect(loop.isWatchingMotion)
+    }
+
+    @Test func aClientsRequestReadsOnceAndWatchesAgain() {
+        var loop = started()
+        _ = run(&loop, until: 5) { _ in portrait }
+        #expect(loop.isWatchingMotion)
+        loop.readingRequested(at: 5)
+        #expect(loop.next(at: 5) == .read)
+        loop.displaySample(portrait, at: 5, deciding: false)
+        loop.readFinished(displayFailure: nil, at: 5)
+        #expect(loop.next(at: 5) == .armMotionWatch, "still: watched again at once")
+    }
+
+    @Test func aWatchThatCannotBeArmedFallsBackToTheStillRate() {
+        var loop = started()
+        let steps = run(&loop, until: 10, armingFails: true) { _ in portrait }
+        let still = reads(steps).filter { $0 > 3 }
+        #expect(still.count >= 20, "3 reads a second: \(still.count)")
+        #expect(!steps.contains { if case .waited = $0 { true } else { false } })
+    }
+
+    @Test func aWatchThatFailsWhileArmedReadsAtOnce() {
+        var loop = started()
+        _ = run(&loop, until: 5) { _ in portrait }
+        loop.motionWatchFailed(at: 5)
+        #expect(!loop.isWatchingMotion)
+        #expect(loop.next(at: 5) == .read)
+    }
+
+    @Test func aDeviceWithoutMotionEventsIsPolledAtTheStillRate() {
+        var loop = started(motionEvents: false)
+        let steps = run(&loop, until: 10) { _ in portrait }
+        #expect(!steps.contains { if case .armed = $0 { true } else { false } })
+        #expect(reads(steps).filter { $0 > 3 }.count >= 20)
+    }
+
+    @Test func safetyReadSecondsZeroNeverWatches() {
+        var settings = pace
+        settings.safetyReadSeconds = 0
+        var loop = started(pace: settings)
+        let steps = run(&loop, until: 10) { _ in portrait }
+        #expect(!steps.contains { if case .armed = $0 { true } else { false } })
+    }
+
+    @Test func theHeartbeatEndsTheWaitOnMotion() {
+        var loop = SensorLoop(settings: SensorLoop.Settings(period: 0.04, pace: pace, heartbeatInterval: 5))
+        #expect(loop.next(at: 0) == .beat)
+        #expect(loop.next(at: 0) == .open)
+        loop.opened(sysnames: ["iio:device0"], motionEvents: true, at: 0)
+        var now = 0.0
+        var waits: [Double] = []
+        while now < 30 {
+            switch loop.next(at: now) {
+            case .read:
+                loop.displaySample(portrait, at: now, deciding: false)
+                loop.readFinished(displayFailure: nil, at: now)
+            case .checkDemand: loop.demand(needed: true, at: now)
+            case .sleep(let until): now = until
+            case .armMotionWatch: loop.motionWatchArmed(at: now)
+            case .waitForMotion(let until):
+                waits.append(until - now)
+                now = until
+            case .beat, .announceStart, .paceChanged: break
+            case let other: Issue.record("unexpected \(other)"); return
+            }
+        }
+        #expect(!waits.isEmpty && waits.allSatisfy { $0 <= 5 + 1e-9 }, "\(waits)")
+    }
+
+    @Test func pausingForWantOfClientsDisarmsTheWatch() {
+        var loop = started()
+        _ = run(&loop, until: 5) { _ in portrait }
+        loop.woken()
+        #expect(loop.next(at: 5) == .checkDemand)
+        loop.demand(needed: false, at: 5)
+        #expect(loop.next(at: 5) == .pause)
+        #expect(!loop.isWatchingMotion)
+        loop.woken()
+        #expect(loop.next(at: 6) == .checkDemand)
+        loop.demand(needed: true, at: 6)
+        #expect(loop.next(at: 6) == .resume)
+        #expect(loop.next(at: 6) == .read, "reading resumes at once, at the full rate")
+    }
+}
