@@ -41,4 +41,17 @@ void umockdev_shim_evdev_set_near(umockdev_shim_evdev *device, int near);
 /// How many ioctls the device has answered.
 int umockdev_shim_evdev_ioctls(const umockdev_shim_evdev *device);
 void umockdev_shim_evdev_free(umockdev_shim_evdev *device);
+
+typedef struct umockdev_shim_iio_events umockdev_shim_iio_events;
+
+/// Emulates DEVNODE ("/dev/iio:device0") as an IIO device node whose IIO_GET_EVENT_FD_IOCTL
+/// answers DESCRIPTOR, a number the emulated process already has open (a negative DESCRIPTOR
+/// fails the ioctl with that errno). Returns NULL with the message in error on failure.
+umockdev_shim_iio_events *umockdev_shim_iio_events_attach(umockdev_shim_testbed *testbed, const char *devnode, int descriptor,
+                                                          char *error, unsigned long error_length);
+/// What IIO_GET_EVENT_FD_IOCTL answers from now on.
+void umockdev_shim_iio_events_answer(umockdev_shim_iio_events *device, int descriptor);
+/// How many IIO_GET_EVENT_FD_IOCTL were answered.
+int umockdev_shim_iio_events_asked(const umockdev_shim_iio_events *device);
+void umockdev_shim_iio_events_free(umockdev_shim_iio_events *device);
 #endif

@@ -1,0 +1,149 @@
+import EmulatedSensor
+import Foundation
+import OrientationCore
+import OrientdProtocol
+import ProcessHarness
+@testable import OrientdClient
+import Testing
+
+extension IntegrationTests {
+    /// A still device watched by its accelerometer's own motion event (issue 37), through the
+    /// real daemon: the event descriptor is emulated with umockdev's ioctl handler
+    /// (`EmulatedMotionEvents`), the `events/` files are bmc150's as its driver lays them out.
+    /// When the loop arms, waits and reads is `SensorLoop`'s, unit-tested; this checks the I/O.
+    @Suite struct MotionEventWakeUpTests {
+        /// bmc150-accel-core.c's any-motion (slope) event: per-axis enable, value and period files.
+        static let bmc150Events = [
+            "name": "bmc150_accel",
+            "events/in_accel_x_roc_either_en": "0", "events/in_accel_y_roc_either_en": "0", "events/in_accel_z_roc_either_en": "0",
+            "events/in_accel_x_roc_either_value": "1", "events/in_accel_x_roc_either_period": "1",
+        ]
+
+        static func reads(of sensor: EmulatedAccelerometer) throws -> FileAccessCounter {
+            try AdaptiveSamplingTests.reads(of: sensor)
+        }
+
+        static func subscribe(to daemon: Daemon) throws -> DaemonConnection {
+            let subscriber = try rawConnection(to: daemon)
+            _ = try subscriber.readJSON()  // hello
+            try subscriber.send(#"{"id":1,"method":"subscribe","events":["deviceOrientationDidChange"]}"#)
+            #expect(try subscriber.readJSON()?["id"] == .integer(1))
+            return subscriber
+        }
+
+        static func nextOrientation(from subscriber: DaemonConnection) throws -> String? {
+            while let message = try subscriber.readJSON() {
+                if message["event"] == .string("deviceOrientationDidChange"), case .string(let name)? = message["orientation"] { return name }
+            }
+            return nil
+        }
+
+        static func stillWatch(_ daemon: Daemon) throws -> String {
+            guard case .string(let text)? = try AmbientSensorDaemonTests.status(daemon)?["sensor"]?["stillWatch"] else { return "" }
+            return text
+        }
+
+        static func armings(_ daemon: Daemon) -> Int {
+            daemon.log.components(separatedBy: "reading nothing until its motion event fires").count - 1
+        }
+
+        @Test func aStillDeviceIsNotReadUntilItsMotionEventFires() throws {
+            let sensor = try EmulatedAccelerometer.standard(.portrait, extra: Self.bmc150Events)
+            let events = try sensor.emulateMotionEvents()
+            let daemon = try Daemon(sensor: sensor, wrapper: events.wrapper)
+            let subscriber = try Self.subscribe(to: daemon)
+            let reads = try Self.reads(of: sensor)
+
+            #expect(waitUntil(timeout: 20) { Self.armings(daemon) >= 1 }, "never slept on the motion event:\n\(daemon.log)")
+            for axis in ["x", "y", "z"] { #expect(sensor.value(of: "events/in_accel_\(axis)_roc_either_en") == "1") }
+            #expect(events.asked == 1)
+            #expect(try Self.stillWatch(daemon).contains("its motion event wakes orientd (events/in_accel_x_roc_either_en"))
+
+            // Still and watched: not one read in 2 s (the safety read is 20 s away).
+            _ = reads.take()
+            let windowEnd = monotonicNow() + 2
+            _ = waitUntil(timeout: 3) { monotonicNow() >= windowEnd }
+            #expect(reads.take() == 0, "a watched still device was read:\n\(daemon.log)")
+
+            // A client's get is answered from a fresh read, and the device is watched again.
+            #expect(try daemon.currentOrientation() == "portrait")
+            #expect(reads.take() >= 1, "the get was answered without a fresh read")
+            #expect(waitUntil(timeout: 10) { Self.armings(daemon) >= 2 }, "not watched again after the get:\n\(daemon.log)")
+
+            // A turn: the interrupt brings the reads back, and the turn is published.
+            sensor.turn(to: .landscapeLeft)
+            let fired = monotonicNow()
+            events.fire()
+            #expect(try Self.nextOrientation(from: subscriber) == "landscapeLeft", "\(daemon.log)")
+            let latency = monotonicNow() - fired
+            #expect(latency < 2, "decided \(latency) s after the motion event")
+            #expect(daemon.log.contains("the device moves: reading it 25 times a second"))
+
+            // Still in its new position: watched again, the event's records drained.
+            let before = Self.armings(daemon)
+            #expect(waitUntil(timeout: 10) { Self.armings(daemon) > before }, "not watched again after the turn:\n\(daemon.log)")
+            #expect(events.asked == 1, "one event descriptor for the life of the sensor")
+            #expect(!daemon.log.contains("warning"), "\(daemon.log)")
+
+            // Stopping disables the events again.
+            daemon.stop()
+            #expect(sensor.value(of: "events/in_accel_x_roc_either_en") == "0")
+        }
+
+        /// An interrupt that never comes (lost, or a driver that forgot its event across a
+        /// suspend): the safety read catches the turn.
+        @Test func theSafetyReadCatchesATurnWhoseInterruptNeverCame() throws {
+            let sensor = try EmulatedAccelerometer.standard(.portrait, extra: Self.bmc150Events)
+            let events = try sensor.emulateMotionEvents()
+            let daemon = try Daemon(sensor: sensor, arguments: ["--safety-read-seconds", "2"], wrapper: events.wrapper)
+            let subscriber = try Self.subscribe(to: daemon)
+            #expect(waitUntil(timeout: 20) { Self.armings(daemon) >= 1 }, "never slept on the motion event:\n\(daemon.log)")
+
+            sensor.turn(to: .landscapeLeft)
+            let turned = monotonicNow()
+            #expect(try Self.nextOrientation(from: subscriber) == "landscapeLeft", "\(daemon.log)")
+            let latency = monotonicNow() - turned
+            #expect(latency < 4, "the safety read is due every 2 s; decided after \(latency) s:\n\(daemon.log)")
+            #expect(try Self.stillWatch(daemon).contains("a safety read every 2 s"))
+        }
+
+        /// The kernel refuses the event descriptor (another process holds it: EBUSY): the still
+        /// device is read at the still rate, and the log and `status` say why.
+        @Test func aRefusedEventDescriptorFallsBackToTheStillRate() throws {
+            let sensor = try EmulatedAccelerometer.standard(.portrait, extra: Self.bmc150Events)
+            let events = try sensor.emulateMotionEvents()
+            events.answer(-EBUSY)
+            let daemon = try Daemon(sensor: sensor, wrapper: events.wrapper)
+            let subscriber = try Self.subscribe(to: daemon)
+            let reads = try Self.reads(of: sensor)
+
+            #expect(waitUntil(timeout: 20) { daemon.log.contains("cannot get the event descriptor") }, "\(daemon.log)")
+            #expect(daemon.log.contains("a still device is read 3 times a second instead"))
+            #expect(try Self.stillWatch(daemon).contains("its motion event failed"))
+            let still = try #require(AdaptiveSamplingTests.waitForReadRate(below: 10, reads), "\(daemon.log)")
+            #expect(still >= 1, "read at the still rate")
+            sensor.turn(to: .landscapeLeft)
+            #expect(try Self.nextOrientation(from: subscriber) == "landscapeLeft", "\(daemon.log)")
+        }
+
+        /// bmc150 without its interrupt line has its triggers but no events (the driver registers
+        /// them only with an IRQ): polled at the still rate. So is a device with neither.
+        @Test("no motion event: polled at the still rate", arguments: [true, false])
+        func withoutEventsAStillDeviceIsPolled(anyMotionTrigger: Bool) throws {
+            let trigger = anyMotionTrigger
+                ? "P: /devices/platform/orientd-test/trigger0\nE: SUBSYSTEM=iio\nA: name=bmc150_accel-any-motion-dev0\\n\n"
+                : ""
+            var attributes = EmulatedAccelerometer.standardAttributes(.portrait)
+            attributes["name"] = anyMotionTrigger ? "bmc150_accel" : "accel_3d"
+            let sensor = try EmulatedAccelerometer(attributes: attributes, otherDevices: trigger)
+            let daemon = try Daemon(sensor: sensor)
+            let subscriber = try Self.subscribe(to: daemon)
+            let reads = try Self.reads(of: sensor)
+            let watch = try Self.stillWatch(daemon)
+            #expect(watch.contains("read 3 times a second (\(attributes["name"]!) has no accelerometer event that signals motion)"), "\(watch)")
+            #expect(try #require(AdaptiveSamplingTests.waitForReadRate(below: 10, reads)) >= 1)
+            sensor.turn(to: .landscapeLeft)
+            #expect(try Self.nextOrientation(from: subscriber) == "landscapeLeft", "\(daemon.log)")
+        }
+    }
+}
