@@ -3,26 +3,37 @@ import Glibc
 import OrientationCore
 
 /// The emulated accelerometer both daemons read: 1 g = 1024 counts, so scenario traces keep
-/// their detail when written as whole counts, as a real driver reports them.
+/// their detail when written as whole counts, as a real driver reports them. With motion events,
+/// it is a bmc150 with its any-motion interrupt (bmc150-accel-core.c's `events/` files and an
+/// event descriptor, `EmulatedMotionEvents`); else an `accel_3d` with no event.
 final class BenchSensor {
     static let countsPerG = 1024.0
     static let gravity = 9.80665
     let emulated: EmulatedAccelerometer
+    /// The event descriptor, with motion events.
+    let events: EmulatedMotionEvents?
     private var shown: Vector3
 
-    init() throws {
+    init(motionEvents: Bool = false) throws {
         let upright = EmulatedAccelerometer.rawCounts(for: .portrait) * (Self.countsPerG / EmulatedAccelerometer.countsPerG)
         shown = upright * (Self.gravity / Self.countsPerG)
-        emulated = try EmulatedAccelerometer(
-            attributes: [
-                "name": "accel_3d",
-                "in_accel_x_raw": EmulatedAccelerometer.format(upright.x),
-                "in_accel_y_raw": EmulatedAccelerometer.format(upright.y),
-                "in_accel_z_raw": EmulatedAccelerometer.format(upright.z),
-                "in_accel_scale": String(Self.gravity / Self.countsPerG),
-            ],
-            // iio-sensor-proxy finds sensors by the property its own udev rule sets.
-            properties: ["ACCEL_LOCATION": "display", "IIO_SENSOR_PROXY_TYPE": "iio-poll-accel"])
+        var attributes = [
+            "name": "accel_3d",
+            "in_accel_x_raw": EmulatedAccelerometer.format(upright.x),
+            "in_accel_y_raw": EmulatedAccelerometer.format(upright.y),
+            "in_accel_z_raw": EmulatedAccelerometer.format(upright.z),
+            "in_accel_scale": String(Self.gravity / Self.countsPerG),
+        ]
+        if motionEvents {
+            attributes["name"] = "bmc150_accel"
+            for axis in ["x", "y", "z"] { attributes["events/in_accel_\(axis)_roc_either_en"] = "0" }
+            attributes["events/in_accel_x_roc_either_value"] = "1"
+            attributes["events/in_accel_x_roc_either_period"] = "1"
+        }
+        // iio-sensor-proxy finds sensors by the property its own udev rule sets.
+        emulated = try EmulatedAccelerometer(attributes: attributes,
+                                             properties: ["ACCEL_LOCATION": "display", "IIO_SENSOR_PROXY_TYPE": "iio-poll-accel"])
+        events = motionEvents ? try emulated.emulateMotionEvents() : nil
     }
 
     var environment: [String: String] { emulated.environment }

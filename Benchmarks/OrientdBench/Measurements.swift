@@ -21,6 +21,23 @@ func measureStepLatency(sensor: BenchSensor, daemons: [any DaemonUnderTest], tri
     }
 }
 
+/// Turns from still on a device with a motion interrupt: the device is left still for 3 to 4.5 s
+/// (a daemon that watches a still device by its motion event is doing so), then turned at once,
+/// the interrupt raised as the turn starts (a real slope detector raises it within a sample or
+/// two); how long after the turn each daemon's client hears of it.
+func measureTurnsFromStill(sensor: BenchSensor, daemons: [any DaemonUnderTest], trials: Int,
+                           random: inout SeededRandom) -> [String: [Double]] {
+    timeTurns(daemons: daemons, trials: trials) { target in
+        sleep(seconds: Double.random(in: 3...4.5, using: &random))
+        return {
+            let turned = now()
+            sensor.turn(to: target)
+            sensor.events?.fire()
+            return turned
+        }
+    }
+}
+
 /// Runs `trials` turns round `stepCycle`: `prepare` waits before a turn and returns the turn,
 /// which moves the sensor and returns the moment latency is counted from; then how long after
 /// it each daemon's client heard of the new orientation (infinity: not within 3 s).

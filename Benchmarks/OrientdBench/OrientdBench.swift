@@ -40,6 +40,9 @@ struct OrientdBench: ParsableCommand {
     @Option(help: "Seconds of the still, subscribed window in which CPU time is measured.")
     var cpuSeconds = 30.0
 
+    @Option(help: "Turns from still on the device with a motion interrupt (a bmc150 whose any-motion event is emulated); 0 skips that part.")
+    var eventTurns = 20
+
     @Option(help: "Seed of the random pauses between turns.")
     var seed: UInt64 = 1
 
@@ -73,6 +76,7 @@ struct OrientdBench: ParsableCommand {
     private var measuresProxy: Bool { !withoutProxy && !throughIiod }
 
     func validate() throws {
+        guard eventTurns >= 0 else { throw ValidationError("--event-turns must be 0 or more") }
         guard trials >= 1, turns >= 1, pickUps >= 1, starts >= 1, cpuSeconds >= 1, motionMs > 0 else { throw ValidationError("--trials, --turns, --pick-ups, --starts, --cpu-seconds and --motion-ms must be positive") }
         for name in scenario where name != "none" && Corpus.named(name) == nil {
             throw ValidationError("no scenario '\(name)'; the corpus has \(Corpus.all.map(\.name).joined(separator: ", "))")
@@ -163,13 +167,60 @@ struct OrientdBench: ParsableCommand {
             use[proxy.name] = try measureResourceUse(of: proxy, sensor: sensor, seconds: cpuSeconds)
         }
 
+        var motionEvents: MotionEventReport?
+        if eventTurns > 0, !throughIiod {
+            // One iio-sensor-proxy at a time owns the bus name.
+            proxy?.daemonProcess.stop()
+            motionEvents = try measureMotionEvents(executable: executable, scratch: scratch, bus: bus, random: &random, say: say)
+        }
+
         if !orientdOption.isEmpty { print("orientd run with \(orientdOption.joined(separator: " "))\n") }
         print(Report(daemons: daemons.map(\.name), trials: trials, starts: starts, cpuSeconds: cpuSeconds,
                      latencies: latencies, physicalTurns: physical, motionMs: motionMs,
                      instantPickUps: instantPickUps, handPickUps: handPickUps, firstAnswers: ["orientd": orientdFirst, "iio-sensor-proxy": proxyFirst],
                      scenarios: scenarios, use: use).markdown)
+        if let motionEvents { print("\n" + motionEvents.markdown) }
         withExtendedLifetime(bus) {}  // iio-sensor-proxy needs its bus until the very end
         try? FileManager.default.removeItem(atPath: scratch)
+    }
+
+    /// The still device with a motion interrupt, each daemon on its own: turns from still, then
+    /// what each costs while the device lies still with one client. orientd is started through
+    /// its argument parser here (--config, --socket, --log-level), where the main run starts it
+    /// as its unit does, so its peak memory is measured both ways.
+    private func measureMotionEvents(executable: String, scratch: String, bus: PrivateSystemBus?, random: inout SeededRandom,
+                                     say: (String) -> Void) throws -> MotionEventReport {
+        let sensor = try BenchSensor(motionEvents: true)
+        var proxy: SensorProxyUnderTest?
+        if let bus, let package = proxyPackage {
+            sleep(seconds: 1)  // the bus lets the stopped one's name go
+            let started = try SensorProxyUnderTest(package: package, bus: bus, sensorEnvironment: sensor.environment)
+            try started.startMonitoring()
+            proxy = started
+        }
+        let options = orientdOption.isEmpty ? ["--log-level", "info"] : orientdOption
+        let orientd = try OrientdUnderTest(executable: executable, options: options, socketPath: scratch + "/events.sock",
+                                           environment: sensor.environment, log: scratch + "/orientd-events.log",
+                                           wrapper: sensor.events?.wrapper ?? [])
+        defer { orientd.stop() }
+        let daemons: [any DaemonUnderTest] = [orientd] + (proxy.map { [$0] } ?? [])
+        say("with motion events (a bmc150 whose any-motion interrupt is emulated): \(eventTurns) turns from still")
+        let turns = measureTurnsFromStill(sensor: sensor, daemons: daemons, trials: eventTurns, random: &random)
+        sensor.turn(to: .portrait)
+        proxy?.stopMonitoring()
+        sleep(seconds: 3)
+        say("with motion events: measuring orientd over \(cpuSeconds.formatted()) s, device still, one subscriber")
+        var use = ["orientd": try measureResourceUse(of: orientd, sensor: sensor, seconds: cpuSeconds)]
+        orientd.stop()
+        if let proxy {
+            try proxy.startMonitoring()
+            sleep(seconds: 3)
+            say("with motion events: measuring iio-sensor-proxy over \(cpuSeconds.formatted()) s, device still, monitor-sensor claiming")
+            use[proxy.name] = try measureResourceUse(of: proxy, sensor: sensor, seconds: cpuSeconds)
+            proxy.stopMonitoring()
+        }
+        return MotionEventReport(daemons: daemons.map(\.name), orientdArguments: options, cpuSeconds: cpuSeconds,
+                                 turns: turns, use: use)
     }
 
     /// Each trace played in real time to both daemons, started afresh on its first sample.

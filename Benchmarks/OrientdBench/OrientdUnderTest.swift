@@ -10,9 +10,13 @@ final class OrientdUnderTest: DaemonUnderTest, @unchecked Sendable {
     let daemonProcess: ChildProcess
     private let received = NIOLockedValueBox<[(orientation: Orientation, time: Double)]>([])
 
-    init(executable: String, options: [String], socketPath: String, environment: [String: String], log: String) throws {
+    /// `wrapper`: a command that starts orientd (its command line follows), as
+    /// `EmulatedMotionEvents.wrapper` does to hand it the event descriptor's FIFO.
+    init(executable: String, options: [String], socketPath: String, environment: [String: String], log: String,
+         wrapper: [String] = []) throws {
         let (arguments, environment) = Self.startedAsSystemdStartsIt(options: options, socketPath: socketPath, environment: environment)
-        daemonProcess = try ChildProcess(executable, arguments, environment: environment, standardError: log)
+        daemonProcess = try ChildProcess(wrapper.first ?? executable, wrapper.dropFirst() + (wrapper.isEmpty ? [] : [executable]) + arguments,
+                                         environment: environment, standardError: log)
         var connected: OrientdClient?
         waitUntil(timeout: 10) {
             connected = try? OrientdClient(socketPath: socketPath, timeout: 1)

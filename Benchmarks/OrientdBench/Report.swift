@@ -86,3 +86,42 @@ struct Report {
         seconds.isFinite ? String(Int((seconds * 1000).rounded())) : "-"
     }
 }
+
+/// The still device with a motion interrupt, as a Markdown table, one column per daemon.
+struct MotionEventReport {
+    let daemons: [String]
+    let orientdArguments: [String]
+    let cpuSeconds: Double
+    let turns: [String: [Double]]
+    let use: [String: ResourceUse]
+
+    var markdown: String {
+        var lines = [
+            "| with motion events (bmc150, any-motion interrupt emulated), \(turns.values.first?.count ?? 0) turns from still, \(Int(cpuSeconds)) s still each | "
+                + daemons.joined(separator: " | ") + " |",
+            "|---|" + daemons.map { _ in "---:|" }.joined(),
+        ]
+        func row(_ title: String, _ value: (String) -> String) {
+            lines.append("| \(title) | " + daemons.map(value).joined(separator: " | ") + " |")
+        }
+        row("turn from still (3 to 4.5 s still), interrupt raised as it starts: event after the turn, p50 / p95 / max (ms)") { name in
+            let values = turns[name] ?? []
+            let missed = values.filter { !$0.isFinite }.count
+            let heard = values.filter(\.isFinite)
+            let figures = [50.0, 95, 100].map { percentile($0, of: heard) }
+                .map { $0.isFinite ? String(Int(($0 * 1000).rounded())) : "-" }.joined(separator: " / ")
+            return missed == 0 ? figures : "\(figures) (\(missed) turns never reported)"
+        }
+        row("sensor samples per second, still") { name in use[name].map { String(format: "%.2f", $0.samplesPerSecond) } ?? "-" }
+        row("wake-ups per second, all threads") { name in use[name].map { String(format: "%.2f", $0.wakeUpsPerSecond) } ?? "-" }
+        row("CPU, s per minute (% of one core)") { name in
+            guard let use = use[name] else { return "-" }
+            return String(format: "%.4f (%.3f %%)", use.cpuSecondsPerMinute, use.percentOfOneCore)
+        }
+        row("peak memory, VmHWM (MiB)\(orientdArguments.isEmpty ? "" : "; orientd started with \(orientdArguments.joined(separator: " ")) and --config, --socket")") { name in
+            use[name].map { String(format: "%.1f", $0.peakMemoryMiB) } ?? "-"
+        }
+        row("resident memory at the end, VmRSS (MiB)") { name in use[name].map { String(format: "%.1f", $0.residentMemoryMiB) } ?? "-" }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -117,8 +117,10 @@ final class Daemon: @unchecked Sendable {
             if wrapped {
                 let pid = process.processIdentifier
                 let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
-                for child in children.split(separator: " ").compactMap({ pid_t($0) }) { kill(child, SIGTERM) }
-                _ = waitUntil(timeout: 5) { !process.isRunning }
+                let pids = children.split(separator: " ").compactMap { pid_t($0) }
+                for child in pids { kill(child, SIGTERM) }
+                // A wrapper that exec'd orientd has no children: it is orientd, and gets the SIGTERM below.
+                if !pids.isEmpty { _ = waitUntil(timeout: 5) { !process.isRunning } }
             }
             process.terminate()
             if !waitUntil(timeout: 5, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
