@@ -16,6 +16,7 @@ import Testing
         case armed(Double)
         case waited(until: Double)
         case pace(SamplingPace.Rate, Double)
+        case missed(givingUp: Bool, Double)
     }
 
     private func started(motionEvents: Bool = true, pace: SamplingPace.Settings? = nil) -> SensorLoop {
@@ -46,6 +47,7 @@ import Testing
                 loop.readFinished(displayFailure: nil, at: now)
             case .sleep(let until): now = until
             case .paceChanged(let rate): steps.append(.pace(rate, now))
+            case .motionEventMissed(let givingUp): steps.append(.missed(givingUp: givingUp, now))
             case .armMotionWatch:
                 if armingFails {
                     loop.motionWatchFailed(at: now)
@@ -184,5 +186,48 @@ import Testing
         loop.demand(needed: true, at: 6)
         #expect(loop.next(at: 6) == .resume)
         #expect(loop.next(at: 6) == .read, "reading resumes at once, at the full rate")
+    }
+
+    private func misses(_ steps: [Step]) -> [Step] {
+        steps.filter { if case .missed = $0 { true } else { false } }
+    }
+
+    /// The device turned with no event (a lost interrupt): the safety read catches the turn and
+    /// counts one miss; it stays watched.
+    @Test func aSafetyReadThatFindsTheDeviceMovedCountsAMiss() {
+        var loop = started()
+        let steps = run(&loop, until: 30) { $0 >= 10 ? landscape : portrait }
+        #expect(reads(steps).contains { $0 > 21 && $0 < 22 }, "the safety read 20 s after arming sees the turn")
+        #expect(misses(steps).count == 1, "\(misses(steps))")
+        #expect(misses(steps).allSatisfy { if case .missed(false, _) = $0 { true } else { false } })
+        #expect(loop.isWatchingMotion, "one miss is not enough to give up the event")
+    }
+
+    /// Two turns in a row that only the safety read saw: the event is never raised (no IRQ);
+    /// the still device is read at the still rate from then on.
+    @Test func twoMissesInARowFallBackToTheStillRate() {
+        var loop = started()
+        let steps = run(&loop, until: 80) { time in
+            time >= 45 ? portrait : time >= 10 ? landscape : portrait
+        }
+        let missed = misses(steps)
+        #expect(missed.count == 2, "\(missed)")
+        if case .missed(let givingUp, _)? = missed.last { #expect(givingUp) }
+        #expect(!loop.isWatchingMotion)
+        let lastMiss: Double = if case .missed(_, let time)? = missed.last { time } else { 80 }
+        #expect(reads(steps).filter { $0 > lastMiss + 2 }.count >= 20, "read 3 times a second after giving up")
+        #expect(!steps.contains { if case .armed(let time) = $0 { time > lastMiss } else { false } })
+    }
+
+    /// An event that fires shows the interrupt works: the miss before it is forgotten.
+    @Test func anEventForgetsTheMissesBefore() {
+        var second = started()
+        // A miss (turned at 10, seen at 20), an event (at 30), another miss (turned at 40): still watched.
+        let more = run(&second, until: 75, motion: [30]) { time in
+            time >= 40 ? portrait : time >= 10 ? landscape : portrait
+        }
+        #expect(misses(more).count == 2, "\(misses(more))")
+        #expect(misses(more).allSatisfy { if case .missed(false, _) = $0 { true } else { false } }, "\(misses(more))")
+        #expect(second.isWatchingMotion)
     }
 }

@@ -95,7 +95,7 @@ extension IntegrationTests {
         }
 
         /// An interrupt that never comes (lost, or a driver that forgot its event across a
-        /// suspend): the safety read catches the turn.
+        /// suspend): the safety read catches the turn; twice, and the event is given up.
         @Test func theSafetyReadCatchesATurnWhoseInterruptNeverCame() throws {
             let sensor = try EmulatedAccelerometer.standard(.portrait, extra: Self.bmc150Events)
             let events = try sensor.emulateMotionEvents()
@@ -109,6 +109,15 @@ extension IntegrationTests {
             let latency = monotonicNow() - turned
             #expect(latency < 3, "the safety read is due every second; decided after \(latency) s:\n\(daemon.log)")
             #expect(try Self.stillWatch(daemon).contains("a safety read every 1 s"))
+            #expect(daemon.log.contains("moved without raising its motion event (the safety read saw it)"), "\(daemon.log)")
+
+            // Again: an interrupt that never comes is not wired; the still device is polled.
+            #expect(waitUntil(timeout: 10) { Self.armings(daemon) >= 2 }, "not watched again after the turn:\n\(daemon.log)")
+            sensor.turn(to: .portrait)
+            #expect(try Self.nextOrientation(from: subscriber) == "portrait", "\(daemon.log)")
+            #expect(waitUntil(timeout: 5) { daemon.log.contains("moved 2 times in a row without raising its motion event") }, "\(daemon.log)")
+            #expect(try Self.stillWatch(daemon).contains("read 3 times a second (its motion event never fired when it moved)"))
+            #expect(sensor.value(of: "events/in_accel_x_roc_either_en") == "0", "the unused event is disabled")
         }
 
         /// The kernel refuses the event descriptor (another process holds it: EBUSY): the still

@@ -22,7 +22,10 @@ import OrientationCore
 /// (`waitForMotion`) until it fires, a client asks for a fresh reading, or a safety read is due
 /// every `safetyReadPeriod` (a lost interrupt, a driver that forgot its event across suspend).
 /// Motion brings back the full rate at once; a safety read that finds the device still arms it
-/// again. A watch that fails falls back to reading at the still rate until the sources reopen.
+/// again. A safety read that finds it moved without its event firing counts a miss; after
+/// `missesBeforePolling` such motions with no event between them (an event wired to no interrupt line, as on a board whose
+/// firmware gives the accelerometer no IRQ) the device is read at the still rate instead. So is
+/// it when the watch fails, until the sources reopen.
 public struct SensorLoop: Sendable {
     public struct Settings: Sendable {
         /// Seconds between reads (while the device moves, with a `pace`).
@@ -95,6 +98,9 @@ public struct SensorLoop: Sendable {
         case sleep(until: Double)
         /// The read period changed with the device's motion (worth a debug line).
         case paceChanged(SamplingPace.Rate)
+        /// A safety read found the device moved though its motion event never fired; with
+        /// `givingUp`, the still device is read at the still rate from now on (until it reopens).
+        case motionEventMissed(givingUp: Bool)
         /// The device is still: enable the display accelerometer's motion event, then report
         /// `motionWatchArmed` or `motionWatchFailed`.
         case armMotionWatch
@@ -103,15 +109,23 @@ public struct SensorLoop: Sendable {
         case waitForMotion(until: Double)
     }
 
-    /// How a still display accelerometer's motion is noticed.
+    /// How a still display accelerometer's motion is noticed. `missed`: the safety reads in a
+    /// row that found it moved though its event never fired.
     private enum MotionWatch: Equatable, Sendable {
         /// By reading it at the still rate: it has no motion event, or its event failed.
         case unavailable
         /// It has a motion event, not armed now (the device moves, or was just read).
-        case disarmed
+        case disarmed(missed: Int)
         /// Armed: nothing is read until the event fires, a reading is asked for, or then.
-        case armed(safetyReadAt: Double)
+        case armed(safetyReadAt: Double, missed: Int)
+        /// The safety read is being taken.
+        case safetyRead(missed: Int)
+
+        var isAvailable: Bool { self != .unavailable }
     }
+
+    /// Safety reads in a row that find the device moved without its event before it is polled.
+    public static let missesBeforePolling = 2
 
     /// What the loop knows while the sources are closed: when to try again, and what it said of
     /// the last failures (so each is logged once, and the loss announced once).
@@ -177,7 +191,7 @@ public struct SensorLoop: Sendable {
             assertionFailure("the sources open only after an .open action, while closed")
             return false
         }
-        let watch: MotionWatch = motionEvents && settings.safetyReadPeriod != nil ? .disarmed : .unavailable
+        let watch: MotionWatch = motionEvents && settings.safetyReadPeriod != nil ? .disarmed(missed: 0) : .unavailable
         phase = .open(Open(sysnames: sysnames, nextReadAt: time, watch: watch))
         demandUnknown = true
         restartPace()
@@ -228,10 +242,17 @@ public struct SensorLoop: Sendable {
         // Keep to the period's grid (the next read one period of the new pace after this one's
         // time); after a stall (suspend, slow read) start a new grid from now.
         open.nextReadAt = max(open.nextReadAt + (rate == .still ? settings.stillPeriod : settings.period), time)
+        if case .safetyRead(let missed) = open.watch {
+            // Moved with no event: perhaps a lost interrupt, perhaps one that is never raised.
+            let moved = displayFailure == nil && rate == .full
+            let misses = moved ? missed + 1 : missed
+            open.watch = misses >= Self.missesBeforePolling ? .unavailable : .disarmed(missed: misses)
+            if moved { pending.append(.motionEventMissed(givingUp: !open.watch.isAvailable)) }
+        }
         guard let displayFailure else {
             open.failingSince = nil
             phase = .open(open)
-            if rate == .still, open.watch == .disarmed { pending.append(.armMotionWatch) }
+            if rate == .still, case .disarmed = open.watch { pending.append(.armMotionWatch) }
             return
         }
         let since = open.failingSince ?? time
@@ -244,11 +265,11 @@ public struct SensorLoop: Sendable {
 
     /// The motion event is enabled: sleep on it from now on.
     public mutating func motionWatchArmed(at time: Double) {
-        guard case .open(var open) = phase, open.watch == .disarmed, let safetyReadPeriod = settings.safetyReadPeriod else {
+        guard case .open(var open) = phase, case .disarmed(let missed) = open.watch, let safetyReadPeriod = settings.safetyReadPeriod else {
             assertionFailure("a watch is armed only after an .armMotionWatch action, while open")
             return
         }
-        open.watch = .armed(safetyReadAt: time + safetyReadPeriod)
+        open.watch = .armed(safetyReadAt: time + safetyReadPeriod, missed: missed)
         phase = .open(open)
     }
 
@@ -264,7 +285,8 @@ public struct SensorLoop: Sendable {
     /// The motion event fired: read now, at the full rate.
     public mutating func motionSeen(at time: Double) {
         guard case .open(var open) = phase, case .armed = open.watch else { return }
-        open.watch = .disarmed
+        // The interrupt works: the misses so far were something else (a motion too slow for it).
+        open.watch = .disarmed(missed: 0)
         open.nextReadAt = time
         phase = .open(open)
         pace?.noteMotion(at: time)
@@ -277,8 +299,8 @@ public struct SensorLoop: Sendable {
     /// A client asked for a fresh reading while the still device is watched: read it once now
     /// (still, it is watched again right after).
     public mutating func readingRequested(at time: Double) {
-        guard case .open(var open) = phase, case .armed = open.watch else { return }
-        open.watch = .disarmed
+        guard case .open(var open) = phase, case .armed(_, let missed) = open.watch else { return }
+        open.watch = .disarmed(missed: missed)
         open.nextReadAt = time
         phase = .open(open)
     }
@@ -334,7 +356,10 @@ public struct SensorLoop: Sendable {
         switch (phase, needed) {
         case (.open(var open), false):
             // Pausing releases the motion event with the rest; it is armed again once still.
-            if open.watch != .unavailable { open.watch = .disarmed }
+            switch open.watch {
+            case .armed(_, let missed), .disarmed(let missed), .safetyRead(let missed): open.watch = .disarmed(missed: missed)
+            case .unavailable: break
+            }
             phase = .idle(open)
             pending.append(.pause)
         case (.idle(var open), true):
@@ -370,10 +395,10 @@ public struct SensorLoop: Sendable {
         case .open(let open):
             // The first reading is taken whatever the demand, so the orientation is known at start.
             if start == .announced, demandUnknown { return .checkDemand }
-            if case .armed(let safetyReadAt) = open.watch {
+            if case .armed(let safetyReadAt, let missed) = open.watch {
                 guard now >= safetyReadAt else { return .waitForMotion(until: min(safetyReadAt, nextBeat)) }
                 var safetyRead = open
-                safetyRead.watch = .disarmed
+                safetyRead.watch = .safetyRead(missed: missed)
                 phase = .open(safetyRead)
                 return .read
             }

@@ -223,6 +223,16 @@ public final class SensorPoller: SampleFeed, Sendable {
                     stopWatching(because: "waiting on its event descriptor failed (\(String(cString: strerror(error))))",
                                  device: sources.first?.info.device, loop: &loop, at: now)
                 }
+            case .motionEventMissed(let givingUp):
+                let device = sources.first?.info.device ?? "the accelerometer"
+                guard givingUp else {
+                    logger.notice("\(device) moved without raising its motion event (the safety read saw it); if this repeats, orientd reads a still device instead of waiting on the event")
+                    continue
+                }
+                watch = nil
+                let polled = "read \(formatDecimal(1 / loop.settings.stillPeriod)) times a second"
+                logger.warning("\(device) moved \(SensorLoop.missesBeforePolling) times in a row without raising its motion event: its interrupt seems not to be wired (the firmware may give it no IRQ); a still device is \(polled) instead until it is reopened")
+                onReading(.stillWatch("\(polled) (its motion event never fired when it moved)"))
             case .paceChanged(.still):
                 logger.debug("the device is still: reading it \(formatDecimal(1 / loop.settings.stillPeriod)) times a second until it moves")
             case .paceChanged(.full):
