@@ -181,6 +181,28 @@ public struct Classifier: Sendable {
         decideAtOnce = true
     }
 
+    /// The device was watched by its accelerometer's motion interrupt from the last reading until
+    /// `time`, and it did not fire: it read the same all along. The next reading continues the
+    /// filters, as at the full rate, instead of deciding at once after the gap (the first sample
+    /// after a wake-up may be a bump's).
+    public mutating func wasStill(until time: Double) {
+        guard let lastReadingTime, time > lastReadingTime else { return }
+        filter.hold(until: time)
+        slowFilter.hold(until: time)
+        self.lastReadingTime = time
+    }
+
+    /// The accelerometer's motion interrupt fired at `time` after a still spell: the filters
+    /// start afresh from the next reading (taken as the motion starts, it may already show where
+    /// the device is going), which is then decided as any other, settling and locked out alike,
+    /// never at once.
+    public mutating func wokenByMotion(at time: Double) {
+        guard let lastReadingTime, time > lastReadingTime else { return }
+        filter.reset()
+        slowFilter.reset()
+        self.lastReadingTime = time
+    }
+
     /// Notes that no reading could be taken at `time` (the sensor failed or gave garbage).
     /// The last orientation is held until there has been no reliable reading for `staleAfterMs`.
     public mutating func noteMissingReading(at time: Double) -> OrientationChange? {

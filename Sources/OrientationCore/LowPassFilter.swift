@@ -31,6 +31,13 @@ public struct LowPassFilter: Sendable {
         return (filtered, false)
     }
 
+    /// The input held still at the last sample until `time`: the filtered vector is that sample's
+    /// by then, and the next sample continues from it instead of restarting the filter.
+    public mutating func hold(until time: Double) {
+        guard value != nil, let lastTime, time > lastTime else { return }
+        self.lastTime = time
+    }
+
     /// Forgets everything: the next sample starts the filter afresh.
     public mutating func reset() {
         value = nil

@@ -48,6 +48,7 @@ import Testing
             case .sleep(let until): now = until
             case .paceChanged(let rate): steps.append(.pace(rate, now))
             case .motionEventMissed(let givingUp): steps.append(.missed(givingUp: givingUp, now))
+            case .watchEnded: break
             case .armMotionWatch:
                 if armingFails {
                     loop.motionWatchFailed(at: now)
@@ -97,6 +98,15 @@ import Testing
         #expect(loop.isWatchingMotion)
     }
 
+    @Test func theMotionEventTellsThePipelineFirst() {
+        var loop = started()
+        _ = run(&loop, until: 5) { _ in portrait }
+        loop.motionSeen(at: 5)
+        #expect(loop.next(at: 5) == .watchEnded(at: 5, byMotion: true))
+        #expect(loop.next(at: 5) == .paceChanged(.full))
+        #expect(loop.next(at: 5) == .read)
+    }
+
     @Test func theDeviceIsWatchedAgainOnceStillAfterTheMotion() {
         var loop = started()
         let steps = run(&loop, until: 40, motion: [10]) { _ in portrait }
@@ -111,6 +121,7 @@ import Testing
         _ = run(&loop, until: 5) { _ in portrait }
         #expect(loop.isWatchingMotion)
         loop.readingRequested(at: 5)
+        #expect(loop.next(at: 5) == .watchEnded(at: 5, byMotion: false), "the pipeline hears the device was still until the request")
         #expect(loop.next(at: 5) == .read)
         loop.displaySample(portrait, at: 5, deciding: false)
         loop.readFinished(displayFailure: nil, at: 5)
@@ -166,7 +177,7 @@ import Testing
             case .waitForMotion(let until):
                 waits.append(until - now)
                 now = until
-            case .beat, .announceStart, .paceChanged: break
+            case .beat, .announceStart, .paceChanged, .watchEnded: break
             case let other: Issue.record("unexpected \(other)"); return
             }
         }

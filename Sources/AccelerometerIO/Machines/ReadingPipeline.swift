@@ -89,6 +89,9 @@ public struct ReadingPipeline: Sendable {
             return [.sensorPaused, .sensorOpened(devices), .hinge(TabletModeDetector.State(problem: problem))]
         case .stillWatch(let text):
             return [.stillWatch(text)]
+        case .watchEnded(let time, let byMotion):
+            if byMotion { classifier.wokenByMotion(at: time) } else { classifier.wasStill(until: time) }
+            return []
         case .lost(let reason):
             // The hub now says unknown; so must the classifier, to announce the next decision.
             classifier = Classifier(settings: settings)

@@ -101,6 +101,10 @@ public struct SensorLoop: Sendable {
         /// A safety read found the device moved though its motion event never fired; with
         /// `givingUp`, the still device is read at the still rate from now on (until it reopens).
         case motionEventMissed(givingUp: Bool)
+        /// The device was watched still until `at`: tell the pipeline, which takes the next
+        /// reading as continuing the last one, not as after a gap (that would decide on it at
+        /// once); `byMotion`: the motion event fired then (the filters start afresh from it).
+        case watchEnded(at: Double, byMotion: Bool)
         /// The device is still: enable the display accelerometer's motion event, then report
         /// `motionWatchArmed` or `motionWatchFailed`.
         case armMotionWatch
@@ -289,6 +293,7 @@ public struct SensorLoop: Sendable {
         open.watch = .disarmed(missed: 0)
         open.nextReadAt = time
         phase = .open(open)
+        pending.append(.watchEnded(at: time, byMotion: true))
         pace?.noteMotion(at: time)
         if rate != .full {
             rate = .full
@@ -303,6 +308,7 @@ public struct SensorLoop: Sendable {
         open.watch = .disarmed(missed: missed)
         open.nextReadAt = time
         phase = .open(open)
+        pending.append(.watchEnded(at: time, byMotion: false))
     }
 
     /// Whether the loop sleeps on the motion event now.
@@ -399,8 +405,11 @@ public struct SensorLoop: Sendable {
                 guard now >= safetyReadAt else { return .waitForMotion(until: min(safetyReadAt, nextBeat)) }
                 var safetyRead = open
                 safetyRead.watch = .safetyRead(missed: missed)
+                safetyRead.nextReadAt = now
                 phase = .open(safetyRead)
-                return .read
+                // If it moved after all (a lost interrupt), the read continues the filters too: the
+                // turn is decided as at the full rate, never at once on one sample.
+                return .watchEnded(at: now, byMotion: false)
             }
             return now >= open.nextReadAt ? .read : sleep(until: open.nextReadAt)
         case .idle:

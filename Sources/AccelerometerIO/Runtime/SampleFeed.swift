@@ -22,4 +22,7 @@ public enum Reading: Sendable {
     case opened([SensorInfo])
     case lost(reason: String)
     case stillWatch(String)
+    /// The display accelerometer was watched still by its motion interrupt until then; `byMotion`:
+    /// the interrupt fired then (else a client asked for a reading, or a safety read was due).
+    case watchEnded(time: Double, byMotion: Bool)
 }

@@ -223,6 +223,8 @@ public final class SensorPoller: SampleFeed, Sendable {
                     stopWatching(because: "waiting on its event descriptor failed (\(String(cString: strerror(error))))",
                                  device: sources.first?.info.device, loop: &loop, at: now)
                 }
+            case .watchEnded(let time, let byMotion):
+                onReading(.watchEnded(time: time, byMotion: byMotion))
             case .motionEventMissed(let givingUp):
                 let device = sources.first?.info.device ?? "the accelerometer"
                 guard givingUp else {
