@@ -169,7 +169,9 @@ struct OrientdBench: ParsableCommand {
 
         var motionEvents: MotionEventReport?
         if eventTurns > 0, !throughIiod {
-            // One iio-sensor-proxy at a time owns the bus name.
+            // One iio-sensor-proxy at a time owns the bus name; and its monitor-sensor must go
+            // too, or it would claim the accelerometer of the next one as soon as it appears.
+            proxy?.stopMonitoring()
             proxy?.daemonProcess.stop()
             motionEvents = try measureMotionEvents(executable: executable, scratch: scratch, bus: bus, random: &random, say: say)
         }
