@@ -74,6 +74,29 @@ long orientd_release_clean_pages_of_file_at(const void *address)
     return released;
 }
 
+long orientd_release_clean_file_pages(void)
+{
+    FILE *smaps = fopen("/proc/self/smaps", "re");
+    if (!smaps) return -1;
+    char line[4096];
+    struct mapping current = { 0 };
+    long released = 0;
+    int have_current = 0;
+    while (fgets(line, sizeof line, smaps)) {
+        struct mapping next;
+        if (read_header(line, &next)) {
+            if (have_current && current.inode != 0) released += release_if_clean(&current, &current);
+            current = next;
+            have_current = 1;
+        } else if (have_current) {
+            read_field(line, &current);
+        }
+    }
+    if (have_current && current.inode != 0) released += release_if_clean(&current, &current);
+    fclose(smaps);
+    return released;
+}
+
 long orientd_release_own_file_pages(void)
 {
     return orientd_release_clean_pages_of_file_at((const void *)&orientd_release_own_file_pages);

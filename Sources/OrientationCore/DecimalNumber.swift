@@ -11,6 +11,20 @@ public func parseDecimal<S: StringProtocol>(_ text: S) -> Double? {
     return value
 }
 
+/// `parseDecimal` on ASCII text in a buffer (a raw attribute as libiio read it), without making a
+/// String of it: the still device's every read goes through here. Text with other bytes is
+/// handed to `parseDecimal`, whose blanks are Unicode's.
+public func parseDecimal(ascii bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+    if bytes.contains(where: { $0 >= 0x80 }) { return parseDecimal(String(decoding: bytes, as: UTF8.self)) }
+    let isBlank = { (byte: UInt8) in byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
+    guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) }) else { return nil }
+    let number = UnsafeBufferPointer(rebasing: bytes[first...last])
+    // Short enough for a String that allocates nothing; a longer one is no raw value anyway.
+    let text = String(decoding: number, as: UTF8.self)
+    guard isDecimalNumber(Substring(text).utf8), let value = Double(text), value.isFinite else { return nil }
+    return value
+}
+
 /// orientd's one way to write a number: whole numbers without a point (100, not 100.0; -0 is 0),
 /// others in Swift's shortest form that reads back exactly (22.5, 1e+19), whatever the locale.
 public func formatDecimal(_ value: Double) -> String {

@@ -59,7 +59,7 @@ struct Daemon {
         // the config reader only on a reload, so their pages need not stay resident (about 2 MiB
         // of peak memory with arguments, 0.6 without, scripts/bench). Where it cannot be done, the
         // pages stay: not worth a line in the log (a bad --socket's refusal is one sentence).
-        _ = orientd_release_own_file_pages()
+        _ = orientd_release_clean_file_pages()
         let origin = !configRead ? "no \(configPath), default configuration"
             : access(configPath, F_OK) == 0 ? "configuration from \(configPath)"
             : "no \(configPath); configuration from the drop-ins in \(ConfigurationFile.dropInDirectory(for: configPath))"
@@ -222,6 +222,9 @@ struct Daemon {
             }
         }
         notifier.ready(status: SystemdStatusLine.line(hubs.main.status(clients: 0)))
+        // Started: what every mapped file's start-up code left resident (libiio's XML parser and
+        // ICU, libgcrypt, the Swift runtime's set-up) need not stay; what runs from here on comes back.
+        _ = orientd_release_clean_file_pages()
 
         let (path, required, flags) = (configPath, invocation.config != nil, invocation.flags)
         let reloader = ConfigurationReloader(path: path, settings: settings, pipelines: pipelines, devices: configuredDevices,

@@ -109,22 +109,23 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     public func stopCapture() { buffer = nil }
 
     private func readRaw(_ channel: String) throws(SensorReadError) -> Double {
-        let attribute = "in_\(channel)_raw of \(device.id)"
-        let text: String?
+        let number: AttributeNumber?
         do {
-            text = try context.channelAttribute("raw", of: channel, on: device)
+            number = try context.channelNumber("raw", of: channel, on: device)
         } catch where error.code == EFBIG {
             // Garbage, not an I/O error: held like any other, without closing the sensor.
-            throw .notANumber(attribute: attribute, text: "(more than \(IIOContext.longestValue) bytes)")
+            throw .notANumber(attribute: rawAttribute(channel), text: "(more than \(IIOContext.longestValue) bytes)")
         } catch {
-            throw .unreadable(attribute: attribute, reason: IIOError.text(for: error.code))
+            throw .unreadable(attribute: rawAttribute(channel), reason: IIOError.text(for: error.code))
         }
-        guard let text else { throw .unreadable(attribute: attribute, reason: "no such attribute") }
-        guard let value = parseDecimal(text) else {
-            throw .notANumber(attribute: attribute, text: printableExcerpt(text.trimmingBlanks()))
+        switch number {
+        case .number(let value)?: return value
+        case .text(let text)?: throw .notANumber(attribute: rawAttribute(channel), text: printableExcerpt(text.trimmingBlanks()))
+        case nil: throw .unreadable(attribute: rawAttribute(channel), reason: "no such attribute")
         }
-        return value
     }
+
+    private func rawAttribute(_ channel: String) -> String { "in_\(channel)_raw of \(device.id)" }
 
     /// Mount matrix sources in order of precedence (docs/conventions.md): udev's hwdb property,
     /// then the three sysfs spellings.

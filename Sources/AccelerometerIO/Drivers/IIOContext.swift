@@ -58,6 +58,19 @@ public final class IIOContext {
     }
 
     /// A channel attribute by its IIO name ("raw", "scale"), per-axis before shared; nil if absent.
+    /// A channel attribute read as a number (`parseDecimal`) without making a String of it, for the
+    /// reads of a still device: `.number`, or the text when it is not one; nil if absent.
+    func channelNumber(_ attribute: String, of channel: String, on device: IIODevice) throws(IIOError) -> AttributeNumber? {
+        try withUnsafeTemporaryAllocation(of: CChar.self, capacity: Self.longestValue + 1) { (buffer) throws(IIOError) -> AttributeNumber? in
+            let result = orientd_iio_read_channel_attribute(handle, device.index, channel, attribute, buffer.baseAddress!, buffer.count)
+            guard let length = try Self.textLength(result, capacity: buffer.count, what: "read \(channel) \(attribute) of \(device.id)") else { return nil }
+            let text = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[..<length]).bindMemory(to: UInt8.self)
+            let stop = text.firstIndex(of: 0) ?? text.count
+            let bytes = UnsafeBufferPointer(rebasing: text[..<stop])
+            return parseDecimal(ascii: bytes).map(AttributeNumber.number) ?? .text(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
     public func channelAttribute(_ attribute: String, of channel: String, on device: IIODevice) throws(IIOError) -> String? {
         try Self.readText(what: "read \(channel) \(attribute) of \(device.id)") { buffer, length in
             orientd_iio_read_channel_attribute(handle, device.index, channel, attribute, buffer, length)
@@ -97,17 +110,24 @@ public final class IIOContext {
 
     /// Reads an attribute's text with `read` (a shim call filling a buffer of `longestValue` + 1
     /// bytes, libiio's length convention): nil when there is no such file.
-    static func readText(what: String, _ read: (UnsafeMutablePointer<CChar>, Int) -> Int) throws(IIOError) -> String? {
+    static func readText(what: @autoclosure () -> String, _ read: (UnsafeMutablePointer<CChar>, Int) -> Int) throws(IIOError) -> String? {
         var buffer = [CChar](repeating: 0, count: Self.longestValue + 1)
         let result = buffer.withUnsafeMutableBufferPointer { read($0.baseAddress!, $0.count) }
+        guard let length = try textLength(result, capacity: buffer.count, what: what()) else { return nil }
+        // libiio counts the terminating NUL in the length it returns: stop at the first NUL.
+        return String(cText: buffer.prefix(length))
+    }
+
+    /// How much of a buffer of `capacity` libiio's `result` filled; nil when there is no such
+    /// attribute (ENOENT).
+    private static func textLength(_ result: Int, capacity: Int, what: @autoclosure () -> String) throws(IIOError) -> Int? {
         if result == -Int(ENOENT) { return nil }
         let tooLong = "its value is longer than \(Self.longestValue) bytes, which no IIO attribute needs"
         // libiio refuses a value that does not fit with EFBIG, or (over some backends) fills the
         // whole buffer with its start: either way it is not read in part.
-        if result < 0 { throw IIOError(code: Int32(-result), operation: what, hint: result == -Int(EFBIG) ? tooLong : nil) }
-        if result >= buffer.count { throw IIOError(code: EFBIG, operation: what, hint: tooLong) }
-        // libiio counts the terminating NUL in the length it returns: stop at the first NUL.
-        return String(cText: buffer.prefix(result))
+        if result < 0 { throw IIOError(code: Int32(-result), operation: what(), hint: result == -Int(EFBIG) ? tooLong : nil) }
+        if result >= capacity { throw IIOError(code: EFBIG, operation: what(), hint: tooLong) }
+        return result
     }
 
     private func string(_ pointer: UnsafePointer<CChar>?) -> String? {
@@ -144,4 +164,10 @@ public struct IIOError: Error, CustomStringConvertible {
         orientd_iio_strerror(code, &buffer, buffer.count)
         return String(cText: buffer)
     }
+}
+
+/// An attribute read as a number, or its text when it is not one.
+enum AttributeNumber {
+    case number(Double)
+    case text(String)
 }

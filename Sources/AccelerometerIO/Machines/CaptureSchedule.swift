@@ -29,7 +29,10 @@ struct CaptureSchedule {
     /// half for sleeping).
     mutating func samples(of source: any AccelerometerSource, at index: Int, now: Double, budget: Double,
                           logger: Logger) -> [AccelerometerSample]? {
-        guard index < states.count, let buffered = source as? BufferedCapture else { return nil }
+        // The polled source first, without a dynamic cast: a still device's every read passes here.
+        guard index < states.count else { return nil }
+        if case .polling = states[index] { return nil }
+        guard let buffered = source as? BufferedCapture else { return nil }
         if case .toStart = states[index] {
             do {
                 try buffered.startCapture()

@@ -27,5 +27,9 @@ long orientd_release_clean_pages_of_file_at(const void *address);
 /// The same for orientd's own executable: what only the start ran (the argument parser) stops
 /// counting against it.
 long orientd_release_own_file_pages(void);
+/// The same for every file mapped (the libraries too): their pages used only to start (libiio's
+/// XML parser, ICU, libgcrypt) go, those used later come back on their first access. Returns the
+/// KiB released, or -1 when /proc/self/smaps cannot be read.
+long orientd_release_clean_file_pages(void);
 
 #endif
