@@ -32,46 +32,16 @@ static void read_field(const char *line, struct mapping *mapping)
 
 /// Read-only, private, and no page of it copied on write, in memory or swapped out: every page is
 /// the file's own, so dropping it loses nothing (the next access reads it back from the page cache).
-static int is_clean_copy_of(const struct mapping *mapping, const struct mapping *file)
+static int is_clean_file_copy(const struct mapping *mapping)
 {
-    return mapping->inode == file->inode && strcmp(mapping->device, file->device) == 0
-        && mapping->perms[1] != 'w' && mapping->perms[3] == 'p'
+    return mapping->inode != 0 && mapping->perms[1] != 'w' && mapping->perms[3] == 'p'
         && mapping->anonymous_kib == 0 && mapping->swap_kib == 0 && mapping->resident_kib > 0;
 }
 
-static long release_if_clean(const struct mapping *mapping, const struct mapping *file)
+static long release_if_clean(const struct mapping *mapping)
 {
-    if (!is_clean_copy_of(mapping, file)) return 0;
+    if (!is_clean_file_copy(mapping)) return 0;
     return madvise((void *)mapping->start, mapping->end - mapping->start, MADV_DONTNEED) == 0 ? mapping->resident_kib : 0;
-}
-
-long orientd_release_clean_pages_of_file_at(const void *address)
-{
-    uintptr_t inside = (uintptr_t)address;
-    FILE *smaps = fopen("/proc/self/smaps", "re");
-    if (!smaps) return -1;
-    char line[4096];
-    struct mapping file = { 0 }, current = { 0 };
-    while (fgets(line, sizeof line, smaps)) {
-        if (read_header(line, &current) && current.start <= inside && inside < current.end) { file = current; break; }
-    }
-    if (file.inode == 0) { fclose(smaps); return -1; }  // not found, or not a file's mapping
-    rewind(smaps);
-    long released = 0;
-    int have_current = 0;
-    while (fgets(line, sizeof line, smaps)) {
-        struct mapping next;
-        if (read_header(line, &next)) {
-            if (have_current) released += release_if_clean(&current, &file);
-            current = next;
-            have_current = 1;
-        } else if (have_current) {
-            read_field(line, &current);
-        }
-    }
-    if (have_current) released += release_if_clean(&current, &file);
-    fclose(smaps);
-    return released;
 }
 
 long orientd_release_clean_file_pages(void)
@@ -85,19 +55,14 @@ long orientd_release_clean_file_pages(void)
     while (fgets(line, sizeof line, smaps)) {
         struct mapping next;
         if (read_header(line, &next)) {
-            if (have_current && current.inode != 0) released += release_if_clean(&current, &current);
+            if (have_current) released += release_if_clean(&current);
             current = next;
             have_current = 1;
         } else if (have_current) {
             read_field(line, &current);
         }
     }
-    if (have_current && current.inode != 0) released += release_if_clean(&current, &current);
+    if (have_current) released += release_if_clean(&current);
     fclose(smaps);
     return released;
-}
-
-long orientd_release_own_file_pages(void)
-{
-    return orientd_release_clean_pages_of_file_at((const void *)&orientd_release_own_file_pages);
 }

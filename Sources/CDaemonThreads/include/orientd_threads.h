@@ -16,20 +16,13 @@ int orientd_name_this_thread(const char *name);
 /// A non-blocking, close-on-exec eventfd that wakes a thread sleeping in poll(2); -1 with errno.
 int orientd_make_wake_descriptor(void);
 
-/// Drops from this process's memory the resident pages of the file mapped at `address` that are
-/// the file's own: mappings that cannot be written and hold no page copied on write, in memory or
-/// swapped out (code and read-only data never written; not relocated data, not writable data).
-/// The next access reads a page back from the page cache. KiB released, or -1 when
-/// /proc/self/smaps cannot be read or nothing of a file is mapped at `address`. A page that a
-/// debugger writes (a breakpoint) between the check and the release would be lost.
-long orientd_release_clean_pages_of_file_at(const void *address);
-
-/// The same for orientd's own executable: what only the start ran (the argument parser) stops
-/// counting against it.
-long orientd_release_own_file_pages(void);
-/// The same for every file mapped (the libraries too): their pages used only to start (libiio's
-/// XML parser, ICU, libgcrypt) go, those used later come back on their first access. Returns the
-/// KiB released, or -1 when /proc/self/smaps cannot be read.
+/// Drops from this process's memory the resident pages of every mapped file that are the file's
+/// own: mappings that cannot be written and hold no page copied on write, in memory or swapped out
+/// (code and read-only data never written; not relocated data, not writable data). Pages used
+/// only to start (the argument parser, libiio's XML parser and ICU, libgcrypt) go; those used later
+/// come back from the page cache on their first access. KiB released, or -1 when /proc/self/smaps
+/// cannot be read. A page a debugger writes (a breakpoint) between the check and the release would
+/// be lost.
 long orientd_release_clean_file_pages(void);
 
 #endif
