@@ -23,6 +23,8 @@ public struct SamplingPace: Sendable {
         case full
         /// The still rate.
         case still
+        /// The dormant rate: still for long (`dormantAfterMs`).
+        case dormant
     }
 
     public struct Settings: Equatable, Sendable {
@@ -45,6 +47,14 @@ public struct SamplingPace: Sendable {
         /// was lost or the driver forgot its event across a suspend. 0: never wait on a motion
         /// event (read a still device at `stillRate`). 20 costs 0.05 wake-ups a second.
         public var safetyReadSeconds: Double = 20
+        /// Polls per second once the device has been still for `dormantAfterMs` (where no motion
+        /// event watches it). A phone left on a table for a while is read about as often as
+        /// iio-sensor-proxy reads it (1.4 times a second), so it costs no more; one just put down
+        /// or held still is read at `stillRate`, and a turn from it is decided as fast as ever.
+        /// At or above `stillRate`: never dormant.
+        public var dormantRate: Double = 1.25
+        /// Milliseconds without motion before the dormant rate.
+        public var dormantAfterMs: Double = 10000
 
         public init() {}
 
@@ -52,11 +62,14 @@ public struct SamplingPace: Sendable {
         /// at `rate` all the time.
         public func stillRate(below rate: Double) -> Double? { stillRate < rate ? stillRate : nil }
 
-        public init(stillRate: Double, motionThreshold: Double, stillAfterMs: Double, safetyReadSeconds: Double = 20) {
+        public init(stillRate: Double, motionThreshold: Double, stillAfterMs: Double, safetyReadSeconds: Double = 20,
+                    dormantRate: Double = 1.25, dormantAfterMs: Double = 10000) {
             self.stillRate = stillRate
             self.motionThreshold = motionThreshold
             self.stillAfterMs = stillAfterMs
             self.safetyReadSeconds = safetyReadSeconds
+            self.dormantRate = dormantRate
+            self.dormantAfterMs = dormantAfterMs
         }
     }
 
@@ -130,8 +143,14 @@ public struct SamplingPace: Sendable {
     }
 
     private mutating func decide(at time: Double, deciding: Bool) -> Rate {
-        let quiet = time - lastMotion >= settings.stillAfterMs / 1000
-        rate = quiet && !deciding ? .still : .full
+        let quietFor = time - lastMotion
+        if deciding || quietFor < settings.stillAfterMs / 1000 {
+            rate = .full
+        } else if settings.dormantRate < settings.stillRate, quietFor >= settings.dormantAfterMs / 1000 {
+            rate = .dormant
+        } else {
+            rate = .still
+        }
         return rate
     }
 }

@@ -68,6 +68,10 @@ extension DaemonSettings {
         if sampling.stillRate < rate, classifier.filterResetGapMs <= 2 * stillPollMs {
             problems.append("filter-reset-gap-ms (\(formatDecimal(classifier.filterResetGapMs))) must be longer than two polls at still-rate \(formatDecimal(sampling.stillRate)) (\(formatDecimal(2 * stillPollMs)) ms), or every sample of a still device restarts the filter")
         }
+        let dormantPollMs = 1000 / sampling.dormantRate
+        if sampling.dormantRate < min(rate, sampling.stillRate), classifier.filterResetGapMs <= dormantPollMs * 1.1 {
+            problems.append("filter-reset-gap-ms (\(formatDecimal(classifier.filterResetGapMs))) must be longer than a poll at dormant-rate \(formatDecimal(sampling.dormantRate)) (\(formatDecimal(dormantPollMs)) ms) and a tenth, or every sample of a dormant device restarts the filter")
+        }
         if classifier.swingWindowMs < pollMs {
             problems.append("swing-window-ms (\(formatDecimal(classifier.swingWindowMs))) must be at least one poll at rate \(formatDecimal(rate)) (\(formatDecimal(pollMs)) ms), or no swing is ever seen")
         }

@@ -13,6 +13,8 @@ struct DaemonFlags: ParsableArguments {
     @Option(parsing: .unconditional, help: help("still-rate")) var stillRate: String?
     @Option(parsing: .unconditional, help: help("motion-threshold")) var motionThreshold: String?
     @Option(parsing: .unconditional, help: help("still-after-ms")) var stillAfterMs: String?
+    @Option(parsing: .unconditional, help: help("dormant-rate")) var dormantRate: String?
+    @Option(parsing: .unconditional, help: help("dormant-after-ms")) var dormantAfterMs: String?
     @Option(parsing: .unconditional, help: help("safety-read-seconds")) var safetyReadSeconds: String?
     @Option(parsing: .unconditional, help: help("keep-reading-ms")) var keepReadingMs: String?
     @Option(parsing: .unconditional, help: help("max-clients")) var maxClients: String?
@@ -26,7 +28,7 @@ struct DaemonFlags: ParsableArguments {
     var given: [(key: String, value: String?)] {
         [("uri", uri.isEmpty ? nil : uri.joined(separator: ",")), ("socket", socket), ("rate", rate), ("still-rate", stillRate),
          ("motion-threshold", motionThreshold), ("still-after-ms", stillAfterMs),
-         ("safety-read-seconds", safetyReadSeconds), ("keep-reading-ms", keepReadingMs), ("max-clients", maxClients),
+         ("dormant-rate", dormantRate), ("dormant-after-ms", dormantAfterMs), ("safety-read-seconds", safetyReadSeconds), ("keep-reading-ms", keepReadingMs), ("max-clients", maxClients),
          ("max-clients-per-user", maxClientsPerUser), ("state-file", stateFile), ("lock-group", lockGroup),
          ("log-level", logLevel), ("sensor-proxy", sensorProxy.map { String($0) }),
          ("sensor-proxy-polkit", sensorProxyPolkit.map { String($0) })]

@@ -139,4 +139,16 @@ import Testing
         let latency = try #require(decided) - turnedAt
         #expect(latency <= 0.25 + ClassifierSettings().settleMs / 1000 + period + 1e-9, "decided \(latency) s after the turn")
     }
+
+    /// Still for 10 s: read at the dormant rate (1.25 a second), and a turn brings the full rate.
+    @Test func aDeviceStillForLongIsReadAtTheDormantRate() {
+        var loop = started(pace: pace)
+        let turnedAt = 30.1
+        let (reads, changes) = run(&loop, until: 32) { $0 >= turnedAt ? landscape : portrait }
+        let dormant = reads.filter { $0 >= 12 && $0 < 30 }
+        #expect(dormant.count >= 21 && dormant.count <= 24, "1.25 reads a second: \(dormant.count) in 18 s")
+        #expect(changes.map(\.rate) == [.still, .dormant, .full])
+        let seen = reads.first { $0 >= turnedAt } ?? 99
+        #expect(seen - turnedAt <= 0.8 + 1e-9, "the turn is read within one dormant poll")
+    }
 }

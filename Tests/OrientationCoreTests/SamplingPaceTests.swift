@@ -125,10 +125,10 @@ import Testing
         #expect(pace.note(Vector3(.nan, 0, 0), at: 2.25, deciding: false) == .full)
     }
 
-    /// After a suspend the same vector stays slow; a device turned meanwhile goes fast at once.
+    /// After a suspend the same vector stays slow (dormant: still all along); a device turned meanwhile goes fast at once.
     @Test func aGapInTimeComparesWithTheOldReference() {
         var unmoved = stillPace()
-        #expect(unmoved.note(portrait, at: 3600, deciding: false) == .still)
+        #expect(unmoved.note(portrait, at: 3600, deciding: false) == .dormant, "still for an hour: dormant")
         var turned = stillPace()
         #expect(turned.note(gravityVector(angle: 90), at: 3600, deciding: false) == .full)
         #expect(turned.note(gravityVector(angle: 90), at: 3601.5, deciding: false) == .still)
@@ -148,6 +148,30 @@ import Testing
         #expect(pace.rate == .full)
         #expect(pace.note(portrait, at: 3, deciding: false) == .full)
         #expect(pace.note(portrait, at: 4.5, deciding: false) == .still)
+    }
+
+    /// Still for dormant-after-ms: the dormant rate; the first sample that moves, the full rate.
+    @Test func aDeviceStillForLongGoesDormantAndWakesAtTheFirstMotion() {
+        var pace = SamplingPace(settings: settings)
+        var time = 0.0
+        var rates: [(Double, SamplingPace.Rate)] = []
+        while time < 12 {
+            let rate = pace.note(portrait, at: time, deciding: false)
+            if rates.last?.1 != rate { rates.append((time, rate)) }
+            time += 0.25
+        }
+        #expect(rates.map(\.1) == [.full, .still, .dormant])
+        #expect(rates.last.map { $0.0 >= 10 && $0.0 < 10.3 } == true, "dormant 10 s after the last motion: \(rates)")
+        #expect(pace.note(gravityVector(angle: 30), at: 12.8, deciding: false) == .full)
+    }
+
+    @Test func aDormantRateAtOrAboveTheStillRateNeverSleepsDeeper() {
+        var pace = SamplingPace(settings: SamplingPace.Settings(stillRate: 4, motionThreshold: 1, stillAfterMs: 1500, dormantRate: 4))
+        var time = 0.0
+        while time < 20 {
+            #expect(pace.note(portrait, at: time, deciding: false) != .dormant)
+            time += 0.25
+        }
     }
 }
 
@@ -281,4 +305,5 @@ import ScenarioCorpus
             #expect(decided - turned <= 2 / rate + 1e-9, "at \(rate) Hz: turned at \(turned), decided at \(decided)")
         }
     }
+
 }

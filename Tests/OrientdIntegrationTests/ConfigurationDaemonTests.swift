@@ -97,7 +97,7 @@ extension IntegrationTests {
             // [Device] example at the end holds no setting.
             let keys = defaults.standardOutput.split(separator: "\n").prefix { !$0.contains("[Device") }
                 .compactMap { $0.wholeMatch(of: /#?([a-z][a-z-]*)=(.*)/).map { (String($0.1), String($0.2)) } }
-            #expect(keys.count == 39)
+            #expect(keys.count == 41)
             for (name, current) in keys {
                 // On/off keys are --name and --no-name: each turns its key the other way.
                 if current == "true" || current == "false" {

@@ -53,6 +53,22 @@ public struct SensorLoop: Sendable {
             return max(period, 1 / pace.stillRate)
         }
 
+        /// Seconds between reads once the device has been still for long: never shorter than
+        /// `stillPeriod`.
+        public var dormantPeriod: Double {
+            guard let pace, pace.dormantRate > 0 else { return stillPeriod }
+            return max(stillPeriod, 1 / pace.dormantRate)
+        }
+
+        /// Seconds between reads at `rate`.
+        public func period(at rate: SamplingPace.Rate) -> Double {
+            switch rate {
+            case .full: period
+            case .still: stillPeriod
+            case .dormant: dormantPeriod
+            }
+        }
+
         /// Whether the period ever changes.
         public var isAdaptive: Bool { stillPeriod > period }
 
@@ -245,7 +261,7 @@ public struct SensorLoop: Sendable {
         }
         // Keep to the period's grid (the next read one period of the new pace after this one's
         // time); after a stall (suspend, slow read) start a new grid from now.
-        open.nextReadAt = max(open.nextReadAt + (rate == .still ? settings.stillPeriod : settings.period), time)
+        open.nextReadAt = max(open.nextReadAt + settings.period(at: rate), time)
         if case .safetyRead(let missed) = open.watch {
             // Moved with no event: perhaps a lost interrupt, perhaps one that is never raised.
             let moved = displayFailure == nil && rate == .full
@@ -256,7 +272,7 @@ public struct SensorLoop: Sendable {
         guard let displayFailure else {
             open.failingSince = nil
             phase = .open(open)
-            if rate == .still, case .disarmed = open.watch { pending.append(.armMotionWatch) }
+            if rate != .full, case .disarmed = open.watch { pending.append(.armMotionWatch) }
             return
         }
         let since = open.failingSince ?? time

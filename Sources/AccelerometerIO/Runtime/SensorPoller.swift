@@ -232,9 +232,11 @@ public final class SensorPoller: SampleFeed, Sendable {
                     continue
                 }
                 watch = nil
-                let polled = "read \(formatDecimal(1 / loop.settings.stillPeriod)) times a second"
+                let polled = stillReads(loop.settings)
                 logger.warning("\(device) moved \(SensorLoop.missesBeforePolling) times in a row without raising its motion event: its interrupt seems not to be wired (the firmware may give it no IRQ); a still device is \(polled) instead until it is reopened")
                 onReading(.stillWatch("\(polled) (its motion event never fired when it moved)"))
+            case .paceChanged(.dormant):
+                logger.debug("the device has been still for long: reading it \(formatDecimal(1 / loop.settings.dormantPeriod)) times a second until it moves")
             case .paceChanged(.still):
                 logger.debug("the device is still: reading it \(formatDecimal(1 / loop.settings.stillPeriod)) times a second until it moves")
             case .paceChanged(.full):
@@ -249,9 +251,7 @@ public final class SensorPoller: SampleFeed, Sendable {
     /// has a usable one (and the settings allow), else by reading it at the still rate; in words
     /// for `status`, and logged.
     private func stillWatch(of info: SensorInfo, settings: SensorLoop.Settings) -> (watch: MotionEventWatch?, words: String) {
-        let polled = settings.isAdaptive
-            ? "read \(formatDecimal(1 / settings.stillPeriod)) times a second"
-            : "read \(formatDecimal(rate)) times a second, as when it moves"
+        let polled = stillReads(settings)
         guard let sysname = info.sysname else { return (nil, "\(polled) (a remote sensor: its motion events are not reached)") }
         switch MotionEvents.wakeUp(sysname: sysname) {
         case .events(let files) where settings.safetyReadPeriod != nil:
@@ -278,9 +278,18 @@ public final class SensorPoller: SampleFeed, Sendable {
         }
     }
 
+    /// How a still device is read without a motion event, in words: "read 3 times a second, 1.25
+    /// once still for 10 s".
+    private func stillReads(_ settings: SensorLoop.Settings) -> String {
+        guard settings.isAdaptive else { return "read \(formatDecimal(rate)) times a second, as when it moves" }
+        let still = "read \(formatDecimal(1 / settings.stillPeriod)) times a second"
+        guard settings.dormantPeriod > settings.stillPeriod, let after = pace?.dormantAfterMs else { return still }
+        return still + ", \(formatDecimal(1 / settings.dormantPeriod)) once still for \(formatDecimal(after / 1000)) s"
+    }
+
     /// The motion event failed: the still device is read at the still rate until it reopens.
     private func stopWatching(because reason: String, device: String?, loop: inout SensorLoop, at time: Double) {
-        let polled = "read \(formatDecimal(1 / loop.settings.stillPeriod)) times a second"
+        let polled = stillReads(loop.settings)
         logger.warning("\(device ?? "the accelerometer"): \(reason); a still device is \(polled) instead until it is reopened")
         loop.motionWatchFailed(at: time)
         onReading(.stillWatch("\(polled) (its motion event failed: \(reason))"))
