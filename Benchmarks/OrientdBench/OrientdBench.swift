@@ -70,6 +70,9 @@ struct OrientdBench: ParsableCommand {
         """)
     var throughIiod = false
 
+    /// Seconds the device lies still before a daemon's still window.
+    static let stillBeforeWindow = 12.0
+
     private var proxyPackage: SensorProxyPackage? { iioSensorProxy.map(SensorProxyPackage.init(root:)) }
 
     /// iio-sensor-proxy is measured beside orientd unless told not to, or orientd reads remotely.
@@ -155,14 +158,16 @@ struct OrientdBench: ParsableCommand {
         sensor.turn(to: .portrait)
         // Each daemon is measured alone, so every read of the sensor in its window is its own:
         // iio-sensor-proxy stops polling when its client leaves, orientd is stopped after its window.
+        // A device left lying: still for 12 s before the window (orientd reads a device still for
+        // 10 s at its dormant rate; iio-sensor-proxy polls alike all the time).
         proxy?.stopMonitoring()
-        sleep(seconds: 3)
+        sleep(seconds: Self.stillBeforeWindow)
         say("measuring orientd over \(cpuSeconds.formatted()) s, device still, one subscriber")
         var use = ["orientd": try measureResourceUse(of: orientdUnderTest, sensor: sensor, seconds: cpuSeconds)]
         orientdUnderTest.stop()
         if let proxy {
             try proxy.startMonitoring()
-            sleep(seconds: 3)
+            sleep(seconds: Self.stillBeforeWindow)
             say("measuring iio-sensor-proxy over \(cpuSeconds.formatted()) s, device still, monitor-sensor claiming")
             use[proxy.name] = try measureResourceUse(of: proxy, sensor: sensor, seconds: cpuSeconds)
         }

@@ -17,7 +17,7 @@ struct Report {
 
     var markdown: String {
         var lines = [
-            "| \(trials) step trials, \(physicalTurns.values.first?.count ?? 0) physical turns, \(starts) starts, \(Int(cpuSeconds)) s still each | " + daemons.joined(separator: " | ") + " |",
+            "| \(trials) step trials, \(physicalTurns.values.first?.count ?? 0) physical turns, \(starts) starts, \(Int(cpuSeconds)) s still each (after \(Int(OrientdBench.stillBeforeWindow)) s still) | " + daemons.joined(separator: " | ") + " |",
             "|---|" + daemons.map { _ in "---:|" }.joined(),
         ]
         func row(_ title: String, _ value: (String) -> String) {
