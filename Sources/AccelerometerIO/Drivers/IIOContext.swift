@@ -63,7 +63,12 @@ public final class IIOContext {
     func channelNumber(_ attribute: String, of channel: String, on device: IIODevice) throws(IIOError) -> AttributeNumber? {
         try withUnsafeTemporaryAllocation(of: CChar.self, capacity: Self.longestValue + 1) { (buffer) throws(IIOError) -> AttributeNumber? in
             let result = orientd_iio_read_channel_attribute(handle, device.index, channel, attribute, buffer.baseAddress!, buffer.count)
-            guard let length = try Self.textLength(result, capacity: buffer.count, what: "read \(channel) \(attribute) of \(device.id)") else { return nil }
+            // The words of an error only for an error: this runs three times a read.
+            var length = result
+            if result <= 0 || result >= buffer.count {
+                guard let checked = try Self.textLength(result, capacity: buffer.count, what: "read \(channel) \(attribute) of \(device.id)") else { return nil }
+                length = checked
+            }
             let text = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[..<length]).bindMemory(to: UInt8.self)
             let stop = text.firstIndex(of: 0) ?? text.count
             let bytes = UnsafeBufferPointer(rebasing: text[..<stop])

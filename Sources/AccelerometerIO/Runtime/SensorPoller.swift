@@ -54,6 +54,9 @@ public final class SensorPoller: SampleFeed, Sendable {
     private let thread = FeedThread()
     private let hotplugEvents = Inbox<HotplugEvent>()
     private let reconfigurations = Inbox<Void>()
+    /// Whether either inbox may hold something: the loop looks in them only then (a generic
+    /// call across modules at every read costs more than the read's own work).
+    private let posted = Atomic<Bool>(false)
 
     /// - Parameters:
     ///   - rate: polls per second (while the device moves, with a `pace`).
@@ -100,6 +103,7 @@ public final class SensorPoller: SampleFeed, Sendable {
     /// from any thread.
     public func reconfigure() {
         reconfigurations.post(())
+        posted.store(true, ordering: .releasing)
         thread.wake()
     }
 
@@ -115,6 +119,7 @@ public final class SensorPoller: SampleFeed, Sendable {
             return
         }
         hotplugEvents.post(event)
+        posted.store(true, ordering: .releasing)
         thread.wake()
     }
 
@@ -142,8 +147,10 @@ public final class SensorPoller: SampleFeed, Sendable {
                     demand?.watchMotion(watching)
                 }
             }
-            for event in hotplugEvents.take() { loop.hotplug(event, at: MonotonicClock.now()) }
-            if !reconfigurations.take().isEmpty { loop.reconfigure(at: MonotonicClock.now()) }
+            if posted.exchange(false, ordering: .acquiring) {
+                for event in hotplugEvents.take() { loop.hotplug(event, at: MonotonicClock.now()) }
+                if !reconfigurations.take().isEmpty { loop.reconfigure(at: MonotonicClock.now()) }
+            }
             let now = MonotonicClock.now()
             switch loop.next(at: now) {
             case .beat:
