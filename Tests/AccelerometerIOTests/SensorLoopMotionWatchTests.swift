@@ -184,6 +184,35 @@ import Testing
         #expect(!waits.isEmpty && waits.allSatisfy { $0 <= 5 + 1e-9 }, "\(waits)")
     }
 
+    /// The unit's watchdog (90 s, a beat every 22.5 s): the beats ride on the safety reads, so a
+    /// watched still device wakes once every 20 s, and no beat is ever late.
+    @Test func theWatchdogsBeatsRideOnTheSafetyReads() {
+        var loop = SensorLoop(settings: SensorLoop.Settings(period: 0.04, pace: pace, heartbeatInterval: 22.5))
+        var now = 0.0
+        var beats: [Double] = []
+        var wakes = 0
+        while now < 400 {
+            switch loop.next(at: now) {
+            case .read:
+                loop.displaySample(portrait, at: now, deciding: false)
+                loop.readFinished(displayFailure: nil, at: now)
+            case .open: loop.opened(sysnames: ["iio:device0"], motionEvents: true, at: now)
+            case .checkDemand: loop.demand(needed: true, at: now)
+            case .sleep(let until): now = until
+            case .armMotionWatch: loop.motionWatchArmed(at: now)
+            case .waitForMotion(let until):
+                if now > 100 { wakes += 1 }
+                now = until
+            case .beat: beats.append(now)
+            case .announceStart, .paceChanged, .watchEnded: break
+            case let other: Issue.record("unexpected \(other)"); return
+            }
+        }
+        let gaps = zip(beats, beats.dropFirst()).map { $1 - $0 }
+        #expect(gaps.allSatisfy { $0 <= 22.5 + 1e-9 }, "\(gaps)")
+        #expect(wakes <= 16, "one wake-up per safety read after 100 s: \(wakes) in 300 s")
+    }
+
     @Test func pausingForWantOfClientsDisarmsTheWatch() {
         var loop = started()
         _ = run(&loop, until: 5) { _ in portrait }

@@ -403,7 +403,9 @@ public struct SensorLoop: Sendable {
 
     public mutating func next(at now: Double) -> Action {
         if !pending.isEmpty { return pending.removeFirst() }
-        if let interval = settings.heartbeatInterval, now - lastBeat >= interval {
+        // Due every interval, asleep or not; fed early, from half an interval, when the loop is
+        // awake anyway, so a still device's safety reads carry the beats and wake it no more often.
+        if let interval = settings.heartbeatInterval, now - lastBeat >= interval / 2 {
             lastBeat = now
             return .beat
         }
