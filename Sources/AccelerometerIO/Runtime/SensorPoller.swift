@@ -201,9 +201,11 @@ public final class SensorPoller: SampleFeed, Sendable {
                 if thread.sleep(max(0.001, until - now)) { loop.woken() }
             case .armMotionWatch:
                 guard let armed = watch else { loop.motionWatchFailed(at: now); continue }
+                // The buffers first: a capturing device holds /dev/iio:deviceN, which the kernel
+                // lets one opener have (EBUSY), and the event descriptor is asked of it.
+                capture.release(sources)
                 do {
                     try armed.arm()
-                    capture.release(sources)
                     loop.motionWatchArmed(at: MonotonicClock.now())
                     logger.debug("the device is still: reading nothing until its motion event fires (a safety read every \(formatDecimal(loop.settings.safetyReadPeriod ?? 0)) s)")
                 } catch {
