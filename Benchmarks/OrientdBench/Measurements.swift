@@ -9,26 +9,12 @@ let stepCycle: [Orientation] = [.landscapeLeft, .portraitUpsideDown, .landscapeR
 /// Step latency: the sensor is turned at a random moment; how long until each daemon's client
 /// hears of it. The pause before each turn (0.7 to 2.1 s) spreads the turns over several of
 /// iio-sensor-proxy's 700 ms polls, so its figures do not lock to its phase.
-func measureStepLatency(sensor: BenchSensor, daemons: [any DaemonUnderTest], trials: Int,
+/// With `pause`, the pause before each turn; on a sensor with motion events, the interrupt is
+/// raised as the turn is written (a real slope detector raises it a sample or two into it).
+func measureStepLatency(sensor: BenchSensor, daemons: [any DaemonUnderTest], trials: Int, pause: ClosedRange<Double> = 0.7...2.1,
                         random: inout SeededRandom) -> [String: [Double]] {
     timeTurns(daemons: daemons, trials: trials) { target in
-        sleep(seconds: Double.random(in: 0.7...2.1, using: &random))
-        return {
-            let turned = now()
-            sensor.turn(to: target)
-            return turned
-        }
-    }
-}
-
-/// Turns from still on a device with a motion interrupt: the device is left still for 3 to 4.5 s
-/// (a daemon that watches a still device by its motion event is doing so), then turned at once,
-/// the interrupt raised as the turn starts (a real slope detector raises it within a sample or
-/// two); how long after the turn each daemon's client hears of it.
-func measureTurnsFromStill(sensor: BenchSensor, daemons: [any DaemonUnderTest], trials: Int,
-                           random: inout SeededRandom) -> [String: [Double]] {
-    timeTurns(daemons: daemons, trials: trials) { target in
-        sleep(seconds: Double.random(in: 3...4.5, using: &random))
+        sleep(seconds: Double.random(in: pause, using: &random))
         return {
             let turned = now()
             sensor.turn(to: target)

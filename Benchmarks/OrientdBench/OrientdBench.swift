@@ -212,7 +212,8 @@ struct OrientdBench: ParsableCommand {
         defer { orientd.stop() }
         let daemons: [any DaemonUnderTest] = [orientd] + (proxy.map { [$0] } ?? [])
         say("with motion events (a bmc150 whose any-motion interrupt is emulated): \(eventTurns) turns from still")
-        let turns = measureTurnsFromStill(sensor: sensor, daemons: daemons, trials: eventTurns, random: &random)
+        // After 3 to 4.5 s still: orientd sleeps on the event by then.
+        let turns = measureStepLatency(sensor: sensor, daemons: daemons, trials: eventTurns, pause: 3...4.5, random: &random)
         sensor.turn(to: .portrait)
         proxy?.stopMonitoring()
         sleep(seconds: 3)

@@ -122,15 +122,11 @@ public struct SamplingPace: Sendable {
         return rate
     }
 
-    /// A read of the display accelerometer failed (or gave what cannot be an acceleration).
+    /// A read of the display accelerometer failed (or gave what cannot be an acceleration): it
+    /// counts as motion.
     @discardableResult
     public mutating func noteFailure(at time: Double) -> Rate {
-        if time.isFinite {
-            lastMotion = time
-            lastTime = max(lastTime, time)
-        }
-        rate = .full
-        return rate
+        noteMotion(at: time)
     }
 
     /// Forgets the reference (the sensor slept or was reopened: the device may have moved

@@ -28,12 +28,12 @@ import Testing
 
     @Test func aRateOfChangeEventIsChosen() throws {
         let root = try sysfs(name: "bmc150_accel", events: ["in_accel_x_roc_rising_en", "in_accel_x_roc_rising_value", "in_accel_y_roc_rising_en"])
-        #expect(MotionEvents.wakeUp(sysname: "iio:device3", sysfs: root) == .events(enable: ["in_accel_x_roc_rising_en", "in_accel_y_roc_rising_en"]))
+        #expect(MotionEvents.offer(sysname: "iio:device3", sysfs: root).wakeUp == .events(enable: ["in_accel_x_roc_rising_en", "in_accel_y_roc_rising_en"]))
     }
 
     @Test func noEventsDirectoryMeansPolling() throws {
         let root = try sysfs(name: "accel_3d", events: nil)
-        guard case .polling(let reason) = MotionEvents.wakeUp(sysname: "iio:device3", sysfs: root) else {
+        guard case .polling(let reason) = MotionEvents.offer(sysname: "iio:device3", sysfs: root).wakeUp else {
             Issue.record("expected polling")
             return
         }
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func aMissingDeviceMeansPollingNotACrash() {
-        guard case .polling = MotionEvents.wakeUp(sysname: "iio:device9", sysfs: "/nonexistent") else {
+        guard case .polling = MotionEvents.offer(sysname: "iio:device9", sysfs: "/nonexistent").wakeUp else {
             Issue.record("expected polling")
             return
         }

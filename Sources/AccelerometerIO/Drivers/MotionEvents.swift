@@ -7,20 +7,23 @@ public enum MotionEvents {
     /// The most event files looked at: a real device has a few dozen.
     static let maximumFiles = 512
 
-    public static func wakeUp(sysname: String, sysfs: String = "/sys/bus/iio/devices") -> MotionWakeUp {
+    /// The device's `name` and `events/` files, read once: what it offers.
+    static func offer(sysname: String, sysfs: String = "/sys/bus/iio/devices") -> Offer {
         let device = "\(sysfs)/\(sysname)"
-        let name = firstLine(of: "\(device)/name") ?? sysname
-        return MotionWakeUp.choose(deviceName: name, eventFiles: fileNames(in: "\(device)/events"))
+        return Offer(deviceName: firstLine(of: "\(device)/name") ?? sysname, eventFiles: fileNames(in: "\(device)/events"))
     }
 
-    /// The threshold to write before enabling `enable` on `sysname`, where its driver's own would
-    /// not fire on a motion of `acceleration` m/s² (`MotionWakeUp.threshold`).
-    static func threshold(sysname: String, enable: [String], acceleration: Double,
-                          sysfs: String = "/sys/bus/iio/devices") -> (file: String, value: String)? {
-        let device = "\(sysfs)/\(sysname)"
-        let name = firstLine(of: "\(device)/name") ?? sysname
-        return MotionWakeUp.threshold(deviceName: name, eventFiles: fileNames(in: "\(device)/events"), enable: enable,
-                                      acceleration: acceleration)
+    struct Offer {
+        let deviceName: String
+        let eventFiles: [String]
+
+        var wakeUp: MotionWakeUp { MotionWakeUp.choose(deviceName: deviceName, eventFiles: eventFiles) }
+
+        /// The threshold to write before enabling `enable`, where the driver's own would not fire
+        /// on a motion of `acceleration` m/s² (`MotionWakeUp.threshold`).
+        func threshold(enable: [String], acceleration: Double) -> (file: String, value: String)? {
+            MotionWakeUp.threshold(deviceName: deviceName, eventFiles: eventFiles, enable: enable, acceleration: acceleration)
+        }
     }
 
     static func fileNames(in directory: String) -> [String] {

@@ -262,13 +262,14 @@ public final class SensorPoller: SampleFeed, Sendable {
     private func stillWatch(of info: SensorInfo, settings: SensorLoop.Settings) -> (watch: MotionEventWatch?, words: String) {
         let polled = stillReads(settings)
         guard let sysname = info.sysname else { return (nil, "\(polled) (a remote sensor: its motion events are not reached)") }
-        switch MotionEvents.wakeUp(sysname: sysname) {
+        let offer = MotionEvents.offer(sysname: sysname)
+        switch offer.wakeUp {
         case .events(let files) where settings.safetyReadPeriod != nil:
             let period = formatDecimal(settings.safetyReadPeriod ?? 0)
             let watch = MotionEventWatch(sysname: sysname, enableFiles: files)
             var threshold = "the driver's threshold"
             if let motion = pace?.motionThreshold,
-               let (file, value) = MotionEvents.threshold(sysname: sysname, enable: files, acceleration: motion) {
+               let (file, value) = offer.threshold(enable: files, acceleration: motion) {
                 do {
                     try watch.setThreshold(file: file, value: value)
                     threshold = "threshold \(value) in events/\(file) (about \(formatDecimal(motion)) m/s²)"
