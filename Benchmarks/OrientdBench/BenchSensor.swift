@@ -31,8 +31,11 @@ final class BenchSensor {
             attributes["events/in_accel_x_roc_either_period"] = "1"
         }
         // iio-sensor-proxy finds sensors by the property its own udev rule sets.
+        // The triggers its driver registers where the interrupt line is wired.
+        let triggers = motionEvents ? EmulatedAccelerometer.triggerDevices(["bmc150_accel-dev0", "bmc150_accel-any-motion-dev0"]) : ""
         emulated = try EmulatedAccelerometer(attributes: attributes,
-                                             properties: ["ACCEL_LOCATION": "display", "IIO_SENSOR_PROXY_TYPE": "iio-poll-accel"])
+                                             properties: ["ACCEL_LOCATION": "display", "IIO_SENSOR_PROXY_TYPE": "iio-poll-accel"],
+                                             otherDevices: triggers)
         events = motionEvents ? try emulated.emulateMotionEvents() : nil
     }
 

@@ -47,58 +47,39 @@ static void disable_channels(orientd_iio_buffer *buffer)
         iio_channel_disable(buffer->timestamp);
 }
 
-// The one trigger whose name begins with the device's name and is not a motion trigger (which
-// fires only while the device moves): the kernel names a driver's own data-ready trigger so
-// (kx022-acceldata-rdy-dev0, msa311-13-new-data, bmi270-trig). NULL when there is none, or more
-// than one.
-static const struct iio_device *trigger_named_after(const orientd_iio_context *context, const char *name)
+bool orientd_iio_device_is_trigger(const orientd_iio_context *context, unsigned device)
 {
-    const struct iio_device *found = NULL;
+    const struct iio_device *dev = orientd_iio_device_at(context, device);
+    return dev && iio_device_is_trigger(dev);
+}
+
+ssize_t orientd_iio_device_current_trigger(const orientd_iio_context *context, unsigned device,
+                                           char *name, size_t length)
+{
+    const struct iio_device *dev = orientd_iio_device_at(context, device);
+    const struct iio_device *current = NULL;
+    if (!dev || length == 0)
+        return -ENOENT;
+    int result = iio_device_get_trigger(dev, &current);
+    if (result < 0)
+        return result;
+    const char *current_name = current ? iio_device_get_name(current) : NULL;
+    snprintf(name, length, "%s", current_name ? current_name : "");
+    return (ssize_t)strlen(name);
+}
+
+int orientd_iio_device_set_trigger_named(const orientd_iio_context *context, unsigned device, const char *name)
+{
+    const struct iio_device *dev = orientd_iio_device_at(context, device);
+    if (!dev)
+        return -ENODEV;
     for (unsigned index = 0; index < iio_context_get_devices_count(context->iio); index++) {
         const struct iio_device *trigger = iio_context_get_device(context->iio, index);
         const char *trigger_name = iio_device_get_name(trigger);
-        if (!iio_device_is_trigger(trigger) || !trigger_name || strncmp(trigger_name, name, strlen(name)) != 0
-            || strstr(trigger_name + strlen(name), "motion"))
-            continue;
-        if (found)
-            return NULL;
-        found = trigger;
+        if (iio_device_is_trigger(trigger) && trigger_name && strcmp(trigger_name, name) == 0)
+            return iio_device_set_trigger(dev, trigger);
     }
-    return found;
-}
-
-// A triggered buffer is enabled only once its device names a trigger (the kernel refuses it
-// otherwise): with none set, the device's own data-ready trigger is chosen by the names
-// iio-sensor-proxy looks for, "<name>-dev<number>" (bmc150_accel-dev0, accel_3d-dev0) and
-// "<name>-trigger" (lis3dh-trigger), else the one trigger named after the device. A device with
-// no trigger file, one already set, or no such trigger is left as it is: a buffer that then gives
-// nothing is polled instead.
-static void attach_own_trigger(const orientd_iio_context *context, const struct iio_device *dev)
-{
-    const struct iio_device *current = NULL;
-    const char *name = iio_device_get_name(dev);
-    const char *id = iio_device_get_id(dev);
-    if (!name || !id || iio_device_get_trigger(dev, &current) != 0 || current)
-        return;
-    size_t digits = strlen(id);
-    while (digits > 0 && id[digits - 1] >= '0' && id[digits - 1] <= '9')
-        digits--;
-    char own[2][256];
-    snprintf(own[0], sizeof(own[0]), "%s-dev%s", name, id + digits);
-    snprintf(own[1], sizeof(own[1]), "%s-trigger", name);
-    for (int choice = 0; choice < 2; choice++) {
-        for (unsigned index = 0; index < iio_context_get_devices_count(context->iio); index++) {
-            const struct iio_device *trigger = iio_context_get_device(context->iio, index);
-            const char *trigger_name = iio_device_get_name(trigger);
-            if (iio_device_is_trigger(trigger) && trigger_name && strcmp(trigger_name, own[choice]) == 0) {
-                (void)iio_device_set_trigger(dev, trigger);
-                return;
-            }
-        }
-    }
-    const struct iio_device *named = trigger_named_after(context, name);
-    if (named)
-        (void)iio_device_set_trigger(dev, named);
+    return -ENOENT;
 }
 
 orientd_iio_buffer *orientd_iio_buffer_open(const orientd_iio_context *context, unsigned device,
@@ -124,7 +105,6 @@ orientd_iio_buffer *orientd_iio_buffer_open(const orientd_iio_context *context, 
     buffer->timestamp = scan_element(dev, "timestamp");
     if (buffer->timestamp)
         iio_channel_enable(buffer->timestamp);
-    attach_own_trigger(context, dev);
     // One scan per refill, so draining takes whatever has arrived; the kernel keeps
     // kernel_samples scans (buffer/length) meanwhile.
     iio_device_set_kernel_buffers_count(dev, kernel_samples);

@@ -3,10 +3,10 @@ import Glibc
 import OrientationCore
 import Testing
 
-/// `MotionEvents` reads a device's name and event files from sysfs (here a scratch tree laid out
-/// the same way) and hands them to `MotionWakeUp`.
+/// `MotionEvents` reads a device's name, its event files and the triggers' names from sysfs (here
+/// a scratch tree laid out the same way) and hands them to `MotionWakeUp`.
 @Suite struct MotionEventsTests {
-    private func sysfs(name: String?, events: [String]?) throws -> String {
+    private func sysfs(name: String?, events: [String]?, triggers: [String] = []) throws -> String {
         var template = Array("/tmp/orientd-sysfs-XXXXXX".utf8CString)
         let root = try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) })
         let device = root + "/iio:device3"
@@ -15,6 +15,10 @@ import Testing
         if let events {
             #expect(mkdir(device + "/events", 0o755) == 0)
             for file in events { write("0\n", to: device + "/events/" + file) }
+        }
+        for (index, trigger) in triggers.enumerated() {
+            #expect(mkdir(root + "/trigger\(index)", 0o755) == 0)
+            write(trigger + "\n", to: root + "/trigger\(index)/name")
         }
         return root
     }
@@ -27,8 +31,18 @@ import Testing
     }
 
     @Test func aRateOfChangeEventIsChosen() throws {
-        let root = try sysfs(name: "bmc150_accel", events: ["in_accel_x_roc_rising_en", "in_accel_x_roc_rising_value", "in_accel_y_roc_rising_en"])
+        let root = try sysfs(name: "bmc150_accel", events: ["in_accel_x_roc_rising_en", "in_accel_x_roc_rising_value", "in_accel_y_roc_rising_en"],
+                             triggers: ["bmc150_accel-dev3", "bmc150_accel-any-motion-dev3"])
         #expect(MotionEvents.offer(sysname: "iio:device3", sysfs: root).wakeUp == .events(enable: ["in_accel_x_roc_rising_en", "in_accel_y_roc_rising_en"]))
+    }
+
+    /// The real kernel's bmc150 with no interrupt line: its events/ files, but no trigger of its
+    /// own (another device's trigger does not count).
+    @Test func eventsWithoutAnInterruptLineMeanPolling() throws {
+        let root = try sysfs(name: "bmc150_accel", events: ["in_accel_x_roc_either_en", "in_accel_y_roc_either_en", "in_accel_z_roc_either_en"],
+                             triggers: ["accel_3d-dev0"])
+        #expect(MotionEvents.offer(sysname: "iio:device3", sysfs: root).wakeUp
+            == .polling(reason: "its events/ files would never fire: its driver registered no trigger, so no interrupt line is wired"))
     }
 
     @Test func noEventsDirectoryMeansPolling() throws {

@@ -51,12 +51,20 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
             """)
     }
 
+    /// IIO triggers named `names`, as devices of their own (triggerN, with their `name`): what a
+    /// driver registers beside its device where the chip's interrupt line is wired.
+    public static func triggerDevices(_ names: [String]) -> String {
+        names.enumerated().map { index, name in
+            "P: /devices/platform/orientd-test/trigger\(index)\nE: SUBSYSTEM=iio\nA: name=\(name)\\n\n\n"
+        }.joined()
+    }
+
     /// A typical display accelerometer at 1 g = 256 counts, upright, with no mount matrix.
     public static func standard(_ orientation: Orientation = .portrait, extra: [String: String] = [:],
-                         properties: [String: String] = [:]) throws -> EmulatedAccelerometer {
+                         properties: [String: String] = [:], triggers: [String] = []) throws -> EmulatedAccelerometer {
         var attributes = standardAttributes(orientation)
         attributes.merge(extra) { $1 }
-        return try EmulatedAccelerometer(attributes: attributes, properties: properties)
+        return try EmulatedAccelerometer(attributes: attributes, properties: properties, otherDevices: triggerDevices(triggers))
     }
 
     /// A 360° convertible: `standard`'s accelerometer in the display, and one of the same driver in

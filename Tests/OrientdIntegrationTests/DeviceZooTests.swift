@@ -138,9 +138,7 @@ final class ZooDevice: @unchecked Sendable {
             if incumbentTypes { base = base.replacingOccurrences(of: "E: SUBSYSTEM=iio\n", with: "E: SUBSYSTEM=iio\nE: IIO_SENSOR_PROXY_TYPE=\(Self.incumbentType(layout))\n") }
             others += base + "\n"
         }
-        for (index, trigger) in layout.triggers.enumerated() {
-            others += "P: /devices/platform/orientd-test/trigger\(index)\nE: SUBSYSTEM=iio\nA: name=\(trigger)\\n\n\n"
-        }
+        others += EmulatedAccelerometer.triggerDevices(layout.triggers)
         var properties = layout.udevProperties()
         if incumbentTypes { properties["IIO_SENSOR_PROXY_TYPE"] = Self.incumbentType(layout) }
         sensor = try EmulatedAccelerometer(attributes: layout.files(raw: layout.rawCounts(for: .portrait)),

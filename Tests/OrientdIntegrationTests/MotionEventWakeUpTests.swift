@@ -19,6 +19,9 @@ extension IntegrationTests {
             "events/in_accel_x_roc_either_value": "1", "events/in_accel_x_roc_either_period": "1",
         ]
 
+        /// The triggers bmc150-accel-core.c registers only where the interrupt line is wired.
+        static let bmc150Triggers = ["bmc150_accel-dev0", "bmc150_accel-any-motion-dev0"]
+
         /// Still after 0.3 s without motion, not the default 1.5 s: the tests wait less for it.
         static let quickStill = ["--still-after-ms", "300"]
 
@@ -51,7 +54,7 @@ extension IntegrationTests {
         }
 
         @Test func aStillDeviceIsNotReadUntilItsMotionEventFires() throws {
-            let sensor = try EmulatedAccelerometer.standard(.portrait, extra: Self.bmc150Events)
+            let sensor = try EmulatedAccelerometer.standard(.portrait, extra: Self.bmc150Events, triggers: Self.bmc150Triggers)
             let events = try sensor.emulateMotionEvents()
             let daemon = try Daemon(sensor: sensor, arguments: Self.quickStill, wrapper: events.wrapper)
             let subscriber = try Self.subscribe(to: daemon)
@@ -97,7 +100,7 @@ extension IntegrationTests {
         /// An interrupt that never comes (lost, or a driver that forgot its event across a
         /// suspend): the safety read catches the turn; twice, and the event is given up.
         @Test func theSafetyReadCatchesATurnWhoseInterruptNeverCame() throws {
-            let sensor = try EmulatedAccelerometer.standard(.portrait, extra: Self.bmc150Events)
+            let sensor = try EmulatedAccelerometer.standard(.portrait, extra: Self.bmc150Events, triggers: Self.bmc150Triggers)
             let events = try sensor.emulateMotionEvents()
             let daemon = try Daemon(sensor: sensor, arguments: Self.quickStill + ["--safety-read-seconds", "1"], wrapper: events.wrapper)
             let subscriber = try Self.subscribe(to: daemon)
@@ -123,7 +126,7 @@ extension IntegrationTests {
         /// The kernel refuses the event descriptor (another process holds it: EBUSY): the still
         /// device is read at the still rate, and the log and `status` say why.
         @Test func aRefusedEventDescriptorFallsBackToTheStillRate() throws {
-            let sensor = try EmulatedAccelerometer.standard(.portrait, extra: Self.bmc150Events)
+            let sensor = try EmulatedAccelerometer.standard(.portrait, extra: Self.bmc150Events, triggers: Self.bmc150Triggers)
             let events = try sensor.emulateMotionEvents()
             events.answer(-EBUSY)
             let daemon = try Daemon(sensor: sensor, arguments: Self.quickStill, wrapper: events.wrapper)
@@ -139,22 +142,41 @@ extension IntegrationTests {
             #expect(try Self.nextOrientation(from: subscriber) == "landscapeLeft", "\(daemon.log)")
         }
 
-        /// bmc150 without its interrupt line has its triggers but no events (the driver registers
-        /// them only with an IRQ): polled at the still rate. So is a device with neither.
-        @Test("no motion event: polled at the still rate", arguments: [true, false])
-        func withoutEventsAStillDeviceIsPolled(anyMotionTrigger: Bool) throws {
-            let trigger = anyMotionTrigger
-                ? "P: /devices/platform/orientd-test/trigger0\nE: SUBSYSTEM=iio\nA: name=bmc150_accel-any-motion-dev0\\n\n"
-                : ""
-            var attributes = EmulatedAccelerometer.standardAttributes(.portrait)
-            attributes["name"] = anyMotionTrigger ? "bmc150_accel" : "accel_3d"
-            let sensor = try EmulatedAccelerometer(attributes: attributes, otherDevices: trigger)
+        /// bmc150 with no interrupt line wired, as its driver leaves it on the real kernel
+        /// (bmc150-accel-core.c): its `events/` files and its triggered buffer's scan elements and
+        /// `trigger/current_trigger` are made, its triggers are not (`if (irq > 0)`). Its events
+        /// never fire and its buffer cannot be enabled: it is polled from the start, so the first
+        /// `get` answers, and a still device is read at the still rate. So is a device with neither.
+        @Test("no interrupt line, or no motion event: polled at the still rate", arguments: [true, false])
+        func withoutAnInterruptLineAStillDeviceIsPolled(bmc150WithoutIRQ: Bool) throws {
+            let sensor: EmulatedAccelerometer
+            let device: ZooDevice?
+            if bmc150WithoutIRQ {
+                var layout = try #require(KernelDriverZoo.layouts.first { $0.name == "bmc150_accel" && $0.pair == nil })
+                layout.triggers = []
+                layout.otherFiles["trigger/current_trigger"] = ""
+                device = try ZooDevice(layout)
+                sensor = try #require(device).sensor
+            } else {
+                device = nil
+                var attributes = EmulatedAccelerometer.standardAttributes(.portrait)
+                attributes["name"] = "accel_3d"
+                sensor = try EmulatedAccelerometer(attributes: attributes)
+            }
+            defer { device?.stop() }
             let daemon = try Daemon(sensor: sensor, arguments: Self.quickStill)
             let subscriber = try Self.subscribe(to: daemon)
             let watch = try Self.stillWatch(daemon)
-            #expect(watch.contains("read 3 times a second, 1.25 once still for 10 s (\(attributes["name"]!) has no accelerometer event that signals motion)"), "\(watch)")
+            let reason = bmc150WithoutIRQ
+                ? "its events/ files would never fire: its driver registered no trigger, so no interrupt line is wired"
+                : "accel_3d has no accelerometer event that signals motion"
+            #expect(watch.contains("read 3 times a second, 1.25 once still for 10 s (\(reason))"), "\(watch)")
+            if bmc150WithoutIRQ {
+                #expect(daemon.log.contains("has a buffer but no trigger to clock it"), "\(daemon.log)")
+                #expect(!daemon.log.contains("cannot capture") && !daemon.log.contains("gave no data"), "\(daemon.log)")
+            }
             #expect(waitUntil(timeout: 10) { daemon.log.contains("the device is still: reading it 3 times a second") }, "\(daemon.log)")
-            sensor.turn(to: .landscapeLeft)
+            if let device { device.turn(to: .landscapeLeft) } else { sensor.turn(to: .landscapeLeft) }
             #expect(try Self.nextOrientation(from: subscriber) == "landscapeLeft", "\(daemon.log)")
         }
     }

@@ -15,6 +15,8 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     private var unscaled: ScaleFromReadings?
     /// Whether the part has a z axis; without, z is completed (`TwoAxisReading`).
     private let hasZ: Bool
+    /// The device's own data-ready trigger, set before capture where no trigger is set.
+    private let triggerToSet: String?
 
     /// Opens the context at `uri` and every accelerometer in it, the display one first; throws
     /// when there is no display accelerometer, or when it reports a calibration that cannot be
@@ -52,7 +54,13 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         let device = found.device
         self.context = context
         self.device = device
-        canCapture = context.isBufferCapable(device)
+        let triggers = DeviceTriggers(deviceName: device.name ?? device.id, deviceID: device.id, triggers: context.triggerNames)
+        let currentTrigger = context.currentTrigger(of: device)
+        // A buffer that takes a trigger runs only with one: none set and none of its own (no
+        // interrupt line wired) means polling from the start, not a second of an empty buffer.
+        let bufferClocked = currentTrigger.map { !$0.isEmpty || triggers.dataReady != nil } ?? true
+        canCapture = context.isBufferCapable(device) && bufferClocked
+        triggerToSet = currentTrigger == "" ? triggers.dataReady : nil
         canPoll = (try? context.channelAttribute("raw", of: "accel_x", on: device)) != nil
 
         let configured = configuredMatrix.map { MountMatrixCandidate.configured($0.matrix, key: $0.key) }
@@ -75,6 +83,9 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
             syspath: context.isLocal ? UdevProperties.syspath(subsystem: "iio", sysname: device.id) : nil,
             scaleNote: unscaled == nil ? nil : Self.noScaleNote(device))
         Self.raiseSamplingFrequency(of: device, in: context, logger: logger)
+        if context.isBufferCapable(device), !bufferClocked {
+            logger.info("\(device) has a buffer but no trigger to clock it (its driver registered none: no interrupt line is wired), so orientd polls its raw attributes")
+        }
     }
 
     public func readCalibrated() throws(SensorReadError) -> Vector3 {
@@ -96,6 +107,9 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     }
 
     public func startCapture() throws {
+        if let triggerToSet, context.currentTrigger(of: device) == "" {
+            try context.setTrigger(triggerToSet, on: device)
+        }
         buffer = try context.openBuffer(on: device)
     }
 

@@ -94,6 +94,25 @@ public final class IIOContext {
         orientd_iio_device_is_buffer_capable(handle, device.index)
     }
 
+    /// The names of the context's triggers (triggerN's `name`).
+    public var triggerNames: [String] {
+        devices.filter { orientd_iio_device_is_trigger(handle, $0.index) }.compactMap(\.name)
+    }
+
+    /// The device's trigger slot: nil when it takes no trigger (a buffer clocked by the hardware,
+    /// or no buffer), "" when it takes one and none is set, else the trigger's name.
+    func currentTrigger(of device: IIODevice) -> String? {
+        try? Self.readText(what: "read trigger/current_trigger of \(device.id)") { buffer, length in
+            let result = orientd_iio_device_current_trigger(handle, device.index, buffer, length)
+            return result < 0 ? -Int(ENOENT) : result + 1
+        }
+    }
+
+    func setTrigger(_ trigger: String, on device: IIODevice) throws(IIOError) {
+        let result = orientd_iio_device_set_trigger_named(handle, device.index, trigger)
+        if result < 0 { throw IIOError(code: -result, operation: "set the trigger of \(device.id) to \(trigger)") }
+    }
+
     /// Starts buffered capture on the device; the kernel keeps up to `kernelSamples` scans.
     func openBuffer(on device: IIODevice, kernelSamples: UInt32 = 64) throws(IIOError) -> IIOBuffer {
         var error: Int32 = 0

@@ -7,17 +7,29 @@ public enum MotionEvents {
     /// The most event files looked at: a real device has a few dozen.
     static let maximumFiles = 512
 
-    /// The device's `name` and `events/` files, read once: what it offers.
+    /// The device's `name` and `events/` files, and the names of the triggers, read once: what it offers.
     static func offer(sysname: String, sysfs: String = "/sys/bus/iio/devices") -> Offer {
         let device = "\(sysfs)/\(sysname)"
-        return Offer(deviceName: firstLine(of: "\(device)/name") ?? sysname, eventFiles: fileNames(in: "\(device)/events"))
+        let name = firstLine(of: "\(device)/name") ?? sysname
+        let triggers = fileNames(in: sysfs).filter { $0.hasPrefix("trigger") }.compactMap { firstLine(of: "\(sysfs)/\($0)/name") }
+        return Offer(deviceName: name, eventFiles: fileNames(in: "\(device)/events"),
+                     triggers: DeviceTriggers(deviceName: name, deviceID: sysname, triggers: triggers))
     }
 
     struct Offer {
         let deviceName: String
         let eventFiles: [String]
+        let triggers: DeviceTriggers
 
-        var wakeUp: MotionWakeUp { MotionWakeUp.choose(deviceName: deviceName, eventFiles: eventFiles) }
+        /// The driver's choice of event, but only where the kernel shows an interrupt line: a
+        /// driver makes its `events/` files whether or not one is wired, and without it they never
+        /// fire (on kernels before "iio: accel: bmc150: Fix irq assumption regression", enabling
+        /// one oopses).
+        var wakeUp: MotionWakeUp {
+            let choice = MotionWakeUp.choose(deviceName: deviceName, eventFiles: eventFiles)
+            guard case .events = choice, !triggers.showInterruptLine else { return choice }
+            return .polling(reason: "its events/ files would never fire: its driver registered no trigger, so no interrupt line is wired")
+        }
 
         /// The threshold to write before enabling `enable`, where the driver's own would not fire
         /// on a motion of `acceleration` m/s² (`MotionWakeUp.threshold`).

@@ -49,6 +49,15 @@ int orientd_iio_write_device_attribute(const orientd_iio_context *context, unsig
 
 typedef struct orientd_iio_buffer orientd_iio_buffer;
 
+/// Whether the device is a trigger (triggerN), not a sensor.
+bool orientd_iio_device_is_trigger(const orientd_iio_context *context, unsigned device);
+/// The device's current trigger by name into `name` ("" when none is set); returns its length, or
+/// a negative errno value when the device takes no trigger (no trigger/current_trigger file).
+ssize_t orientd_iio_device_current_trigger(const orientd_iio_context *context, unsigned device,
+                                           char *name, size_t length);
+/// Sets the device's trigger to the trigger named `name`. Returns 0 or a negative errno value.
+int orientd_iio_device_set_trigger_named(const orientd_iio_context *context, unsigned device, const char *name);
+
 /// Whether accel_x, accel_y and accel_z of the device are scan elements: it can fill a buffer.
 bool orientd_iio_device_is_buffer_capable(const orientd_iio_context *context, unsigned device);
 /// Enables the three axes (and the device's timestamp channel, if any) and starts buffered
