@@ -154,6 +154,8 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
         .testTarget(name: "OrientdConfigurationTests", dependencies: ["AccelerometerIO", "OrientdConfiguration", "OrientationCore"]),
+        // The real orientd on Debian's own kernel under qemu, its drivers fed from user space.
+        .testTarget(name: "KernelTierTests"),
         .testTarget(name: "OrientdIntegrationTests", dependencies: [
             "EmulatedSensor", "OrientdClient", "OrientdProtocol", "OrientationCore", "ProcessHarness", "RotateRuntime", "ScenarioCorpus", "ScreenRotation",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

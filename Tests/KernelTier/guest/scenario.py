@@ -1,0 +1,223 @@
+"""Runs the real orientd on the real kernel, in the guest that scripts/kernel-vm boots, on one
+sensor fed to its kernel driver from user space, and prints what it measured as lines
+`RESULT {json}` for Tests/KernelTierTests, which judges them. It asserts nothing itself.
+
+    python3 scenario.py SENSOR --bin DIR
+
+SENSOR: hid (a HID sensor hub over uhid), an i2c chip on i2c-stub (bmc150, kxcjk1013, mxc4005,
+mma8452), or uinput (an input-subsystem accelerometer, with systemd-udevd). DIR holds the
+orientd and orientctl to run.
+"""
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+SOCKET = "/run/orientd-tier.sock"
+
+# Gravity's reaction in the device's axes for each pose, in g (docs/conventions.md).
+POSES = {
+    "portrait": (0, -1, 0),
+    "portraitUpsideDown": (0, 1, 0),
+    "landscapeLeft": (-1, 0, 0),
+    "landscapeRight": (1, 0, 0),
+    "faceUp": (0, 0, 1),
+    "faceDown": (0, 0, -1),
+}
+TOUR = ["landscapeLeft", "portraitUpsideDown", "landscapeRight", "portrait", "faceUp", "faceDown", "portrait"]
+
+
+def result(name, **facts):
+    print("RESULT " + json.dumps({"scenario": name, **facts}), flush=True)
+
+
+def note(text):
+    print("scenario: " + text, flush=True)
+
+
+def wait_until(condition, timeout, every=0.01):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value or time.monotonic() >= deadline:
+            return value
+        time.sleep(every)
+
+
+class Subscriber:
+    """A client of orientd's socket following deviceOrientationDidChange."""
+
+    def __init__(self):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(SOCKET)
+        self.buffer = b""
+        self.next_message(5)  # hello
+        self.send({"id": 1, "method": "subscribe", "events": ["deviceOrientationDidChange"]})
+        reply = self.next_message(5)
+        self.orientation = (reply or {}).get("result", {}).get("orientation")
+
+    def send(self, message):
+        self.sock.sendall((json.dumps(message) + "\n").encode())
+
+    def next_message(self, timeout):
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            self.sock.settimeout(left)
+            try:
+                chunk = self.sock.recv(65536)
+            except (socket.timeout, OSError):
+                return None
+            if not chunk:
+                return None
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return json.loads(line)
+
+    def next_orientation(self, timeout):
+        """The next orientation published, and when it arrived; (None, None) by the deadline."""
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.next_message(max(0, deadline - time.monotonic()))
+            if message is None:
+                return None, None
+            if message.get("event") == "deviceOrientationDidChange":
+                self.orientation = message.get("orientation")
+                return self.orientation, time.monotonic()
+
+    def turn_and_hear(self, sensor, pose, timeout=5):
+        """Turns the sensor to `pose`; what the subscriber heard and after how many ms."""
+        start = time.monotonic()
+        sensor.set_acceleration(*POSES[pose])
+        while True:
+            heard, at = self.next_orientation(max(0, start + timeout - time.monotonic()))
+            if heard is None or heard == pose:
+                return heard, None if at is None else round((at - start) * 1000)
+
+    def close(self):
+        self.sock.close()
+
+
+class Orientd:
+    def __init__(self, bin_dir, log, arguments=()):
+        self.bin_dir = bin_dir
+        self.log_path = log
+        environment = dict(os.environ, ORIENTD_SOCKET=SOCKET)
+        self.process = subprocess.Popen([os.path.join(bin_dir, "orientd"), "--socket", SOCKET, *arguments],
+                                        stdout=open(log, "w"), stderr=subprocess.STDOUT, env=environment)
+        self.started = time.monotonic()
+        wait_until(lambda: os.path.exists(SOCKET) or self.process.poll() is not None, 20)
+        self.serving = time.monotonic()
+
+    def ctl(self, *arguments, timeout=10):
+        completed = subprocess.run([os.path.join(self.bin_dir, "orientctl"), *arguments], capture_output=True, text=True,
+                                   env=dict(os.environ, ORIENTD_SOCKET=SOCKET), timeout=timeout)
+        return completed.stdout.strip()
+
+    def get(self):
+        return self.ctl("get")
+
+    def status(self):
+        try:
+            return json.loads(self.ctl("status", "--json"))
+        except ValueError:
+            return {}
+
+    def log(self):
+        with open(self.log_path) as log:
+            return log.read()
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def make_sensor(kind):
+    if kind == "hid":
+        from hid_sensor_hub import HidSensorHub
+        hub = HidSensorHub()
+        hub.start()
+        return hub
+    if kind == "uinput":
+        from uinput_accelerometer import UinputAccelerometer
+        return UinputAccelerometer.create()
+    from i2c_accelerometers import I2cAccelerometer
+    return I2cAccelerometer.create(kind)
+
+
+def first_get(daemon):
+    """What `orientctl get` first answered once orientd served its socket, and how long after
+    that it first answered with the pose the device is in."""
+    answers = []
+    def answered():
+        answers.append(daemon.get())
+        return answers[-1] == "portrait"
+    wait_until(answered, 10, every=0.05)
+    return answers[0], round((time.monotonic() - daemon.serving) * 1000), answers[-1]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("sensor")
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--still-seconds", type=float, default=12)
+    options = parser.parse_args()
+
+    sensor = make_sensor(options.sensor)
+    sensor.set_acceleration(*POSES["portrait"])
+    daemon = Orientd(options.bin, "/tmp/orientd.log")
+    try:
+        first, after_ms, last = first_get(daemon)
+        result("first-get", first=first, last=last, ms=after_ms)
+
+        subscriber = Subscriber()
+        poses = []
+        for pose in TOUR:
+            heard, ms = subscriber.turn_and_hear(sensor, pose)
+            poses.append({"pose": pose, "heard": heard, "ms": ms})
+        result("poses", poses=poses)
+
+        # Still with a subscriber, then a turn: how long until it is heard, and on a hub, how
+        # many reports it sent while still.
+        reports_before = sensor.reports_sent("accel") if hasattr(sensor, "reports_sent") else None
+        time.sleep(options.still_seconds)  # the device lies still: what is measured is this span itself
+        reports = None if reports_before is None else sensor.reports_sent("accel") - reports_before
+        heard, ms = subscriber.turn_and_hear(sensor, "landscapeLeft")
+        status = daemon.status()
+        result("turn-from-still", heard=heard, ms=ms, still_seconds=options.still_seconds, still_reports=reports,
+               still_watch=(status.get("sensor") or {}).get("stillWatch"))
+        heard, ms = subscriber.turn_and_hear(sensor, "portrait")
+        result("turn-after", heard=heard, ms=ms)
+
+        # Unplugged while followed: unknown; plugged back: turns again.
+        if hasattr(sensor, "unplug"):
+            sensor.unplug()
+            heard, at = subscriber.next_orientation(10)
+            result("unplugged", heard=heard)
+            start = time.monotonic()
+            sensor.replug()
+            sensor.set_acceleration(*POSES["landscapeRight"])
+            heard, at = None, None
+            while heard not in ("landscapeRight",):
+                heard, at = subscriber.next_orientation(max(0, start + 10 - time.monotonic()))
+                if heard is None:
+                    break
+            result("replugged", heard=heard, ms=None if at is None else round((at - start) * 1000))
+        subscriber.close()
+    finally:
+        daemon.stop()
+        note("orientd's log:\n" + daemon.log())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// The real orientd on the real kernel: Debian 12's own kernel booted under qemu
+/// (scripts/kernel-vm), each sensor fed to the kernel's real driver from user space
+/// (Tests/KernelTier/guest: a HID sensor hub over uhid, i2c chips on i2c-stub register files, an
+/// input device over uinput). The guest's scenario driver measures; these tests judge. One guest
+/// at a time, each on one vCPU, beside the other suites.
+@Suite(.serialized) struct KernelTierTests {
+    /// What one boot measured: the scenario's `RESULT` lines by name, and everything the guest printed.
+    struct Run {
+        let results: [String: [String: Any]]
+        let output: String
+
+        subscript(_ scenario: String) -> [String: Any] { results[scenario] ?? [:] }
+    }
+
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// The binaries that ship (scripts/build-release, which scripts/test runs first), else the debug build.
+    static var binaries: String {
+        let release = root + "/.build-static/release"
+        return FileManager.default.isExecutableFile(atPath: release + "/orientd") ? release : root + "/.build/debug"
+    }
+
+    /// Boots the guest and runs the scenario on `sensor`.
+    static func run(_ sensor: String, arguments: [String] = []) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: root + "/scripts/kernel-vm")
+        process.arguments = ["run", "python3", root + "/Tests/KernelTier/guest/scenario.py", sensor, "--bin", binaries] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let output = String(decoding: data, as: UTF8.self)
+        var results: [String: [String: Any]] = [:]
+        for line in output.split(whereSeparator: \.isNewline) {
+            guard let start = line.range(of: "RESULT ") else { continue }
+            let json = Data(line[start.upperBound...].utf8)
+            if let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any], let name = object["scenario"] as? String {
+                results[name] = object
+            }
+        }
+        return Run(results: results, output: output)
+    }
+
+    static let tour = ["landscapeLeft", "portraitUpsideDown", "landscapeRight", "portrait", "faceUp", "faceDown", "portrait"]
+
+    /// What every driver must show: `get` right from the first second, every pose, a turn from
+    /// still within 1 s, unknown when unplugged, a turn within 2 s of plugging back.
+    static func expectTheBasics(_ run: Run, turnFromStillWithin limit: Int = 1000) {
+        let first = run["first-get"]
+        #expect(first["first"] as? String == "portrait", "the first get: \(first)\n\(run.output)")
+        #expect((first["ms"] as? Int ?? .max) <= 1000, "get answered the pose only after \(first["ms"] ?? "never") ms\n\(run.output)")
+        let poses = run["poses"]["poses"] as? [[String: Any]] ?? []
+        #expect(poses.map { $0["heard"] as? String ?? "nothing" } == tour, "\(poses)\n\(run.output)")
+        let still = run["turn-from-still"]
+        #expect(still["heard"] as? String == "landscapeLeft", "\(still)\n\(run.output)")
+        #expect((still["ms"] as? Int ?? .max) <= limit, "a turn from still took \(still["ms"] ?? "for ever") ms (at most \(limit))\n\(run.output)")
+        #expect(run["turn-after"]["heard"] as? String == "portrait", "\(run["turn-after"])")
+        #expect(run["unplugged"]["heard"] as? String == "unknown", "unplugged: \(run["unplugged"])\n\(run.output)")
+        let replugged = run["replugged"]
+        #expect(replugged["heard"] as? String == "landscapeRight", "\(replugged)\n\(run.output)")
+        #expect((replugged["ms"] as? Int ?? .max) <= 2000, "plugged back, it turned after \(replugged["ms"] ?? "never") ms\n\(run.output)")
+    }
+
+    @Test func anInputSubsystemAccelerometer() throws {
+        let run = try Self.run("uinput")
+        Self.expectTheBasics(run)
+    }
+}
