@@ -121,6 +121,11 @@ orientd_iio_buffer *orientd_iio_buffer_open(const orientd_iio_context *context, 
     return buffer;
 }
 
+int orientd_iio_buffer_descriptor(const orientd_iio_buffer *buffer)
+{
+    return iio_buffer_get_poll_fd(buffer->buffer);
+}
+
 bool orientd_iio_buffer_has_timestamps(const orientd_iio_buffer *buffer)
 {
     return buffer->timestamp != NULL;

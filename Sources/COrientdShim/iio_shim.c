@@ -149,6 +149,28 @@ ssize_t orientd_iio_read_channel_attribute(const orientd_iio_context *context, u
     return iio_channel_attr_read(chn, attribute, buffer, length);
 }
 
+// The channel attribute stored in sysfs file `file`, and its channel: libiio files
+// "in_accel_mount_matrix" as attribute "mount_matrix" of each accel channel and "in_mount_matrix"
+// as attribute "matrix" of a pseudo channel "mount". NULL when no channel has that file.
+static const char *channel_attribute_in_file(const struct iio_device *dev, const char *file,
+                                             const struct iio_channel **found)
+{
+    unsigned channels = iio_device_get_channels_count(dev);
+    for (unsigned c = 0; c < channels; c++) {
+        const struct iio_channel *chn = iio_device_get_channel(dev, c);
+        unsigned attributes = iio_channel_get_attrs_count(chn);
+        for (unsigned a = 0; a < attributes; a++) {
+            const char *name = iio_channel_get_attr(chn, a);
+            const char *filename = iio_channel_attr_get_filename(chn, name);
+            if (filename && strcmp(filename, file) == 0) {
+                *found = chn;
+                return name;
+            }
+        }
+    }
+    return NULL;
+}
+
 ssize_t orientd_iio_read_attribute_file(const orientd_iio_context *context, unsigned device,
                                         const char *file, char *buffer, size_t length)
 {
@@ -162,38 +184,34 @@ ssize_t orientd_iio_read_attribute_file(const orientd_iio_context *context, unsi
     if (iio_device_find_attr(dev, file))
         return iio_device_attr_read(dev, file, buffer, length);
 
-    // libiio files "in_accel_mount_matrix" as attribute "mount_matrix" of each accel channel and
-    // "in_mount_matrix" as attribute "matrix" of a pseudo channel "mount": find it by file name.
-    unsigned channels = iio_device_get_channels_count(dev);
-    for (unsigned c = 0; c < channels; c++) {
-        const struct iio_channel *chn = iio_device_get_channel(dev, c);
-        unsigned attributes = iio_channel_get_attrs_count(chn);
-        for (unsigned a = 0; a < attributes; a++) {
-            const char *name = iio_channel_get_attr(chn, a);
-            const char *filename = iio_channel_attr_get_filename(chn, name);
-            if (filename && strcmp(filename, file) == 0)
-                return iio_channel_attr_read(chn, name, buffer, length);
-        }
-    }
-    return -ENOENT;
+    const struct iio_channel *chn;
+    const char *name = channel_attribute_in_file(dev, file, &chn);
+    return name ? iio_channel_attr_read(chn, name, buffer, length) : -ENOENT;
 }
 
-int orientd_iio_write_device_attribute(const orientd_iio_context *context, unsigned device,
-                                       const char *attribute, const char *value)
+int orientd_iio_write_attribute_file(const orientd_iio_context *context, unsigned device,
+                                     const char *file, const char *value)
 {
     if (!context->iio)
         return sysfs_device(context, device)
-            ? orientd_sysfs_write_file(sysfs_device(context, device), attribute, value)
+            ? orientd_sysfs_write_file(sysfs_device(context, device), file, value)
             : -ENODEV;
     struct iio_device *dev = orientd_iio_device_at(context, device);
     if (!dev)
         return -ENODEV;
-    if (!iio_device_find_attr(dev, attribute))
-        return -ENOENT;
-    // The text alone, as `echo -n` writes it: libiio's iio_device_attr_write sends its NUL too,
-    // which a driver's parser stops at but a file (an emulated device, iio-sensor-proxy's suite
-    // reading sampling_frequency back) keeps.
-    ssize_t written = iio_device_attr_write_raw(dev, attribute, value, strlen(value));
+    // The text alone, as `echo -n` writes it: libiio's attribute writes send its NUL too, which a
+    // driver's parser stops at but a file (an emulated device, iio-sensor-proxy's suite reading
+    // sampling_frequency back) keeps.
+    ssize_t written;
+    if (iio_device_find_attr(dev, file)) {
+        written = iio_device_attr_write_raw(dev, file, value, strlen(value));
+    } else {
+        const struct iio_channel *chn;
+        const char *name = channel_attribute_in_file(dev, file, &chn);
+        if (!name)
+            return -ENOENT;
+        written = iio_channel_attr_write_raw(chn, name, value, strlen(value));
+    }
     return written < 0 ? (int)written : 0;
 }
 

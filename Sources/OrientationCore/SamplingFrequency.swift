@@ -5,7 +5,7 @@ public enum SamplingFrequency {
 
     /// The frequency to write, or nil when `current` is already fast enough (or unknown).
     /// `available` is the device's `sampling_frequency_available` list, in any order.
-    public static func raised(current: Double, available: [Double]) -> Double? {
+    public static func raised(current: Double, available: [Double], minimum: Double = minimum) -> Double? {
         guard current < minimum else { return nil }
         let fastEnough = available.filter { $0 >= minimum }
         return fastEnough.min() ?? minimum

@@ -277,7 +277,7 @@ extension Daemon {
             return player
         }
         return SensorPoller(rate: rate, pace: pace, demand: demand, heartbeat: heartbeat, logger: logger, open: {
-            let sensors = try Accelerometers.openAll(uri: uri, configured: configured.current, logger: logger)
+            let sensors = try Accelerometers.openAll(uri: uri, configured: configured.current, rate: rate, logger: logger)
             let still = pace.stillRate(below: rate).map { ", \(formatDecimal($0)) while the device is still" } ?? ""
             for info in sensors.map(\.info) {
                 logger.info("reading \(info.device) at \(info.uri) (\(info.location), id \(info.id)) \(formatDecimal(rate)) times a second\(still); mount matrix \(info.mountMatrix) from \(info.mountMatrixSource)")

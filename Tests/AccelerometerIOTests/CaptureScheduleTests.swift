@@ -37,6 +37,22 @@ private final class SilentBuffer: AccelerometerSource, BufferedCapture {
         }
     }
 
+    /// A hub told to report only changes (`HubChangeWatch`) is silent while still: a safety or
+    /// requested read reads its raw attributes once, and the silence it was asked for never
+    /// turns its buffer to polling.
+    @Test func anExpectedSilenceIsReadRawOnceAndKeepsTheBuffer() {
+        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        let source = SilentBuffer(canPoll: true)
+        var schedule = CaptureSchedule(for: [source])
+        #expect(schedule.samples(of: source, at: 0, now: 0, budget: 0.01, logger: logger) == [])
+        schedule.quiet(0, at: 20)
+        #expect(schedule.samples(of: source, at: 0, now: 20.5, budget: 0.01, logger: logger) == [], "still its buffer")
+        schedule.readRawNext(0, at: 40)
+        #expect(schedule.samples(of: source, at: 0, now: 40, budget: 0.01, logger: logger) == nil, "read raw, once")
+        #expect(schedule.samples(of: source, at: 0, now: 40.5, budget: 0.01, logger: logger) == [], "then its buffer again")
+        #expect(source.stopped == 0)
+    }
+
     /// With kernel timestamps, the newest scan is now and the others keep their spacing.
     @Test func kernelTimestampsSpaceTheScans() {
         let captured: [(acceleration: Vector3, timestamp: Int64?)] = [

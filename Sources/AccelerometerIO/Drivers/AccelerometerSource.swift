@@ -21,9 +21,10 @@ extension AccelerometerSource {
 /// Every accelerometer of a context, the display one first: the IIO ones (`IIOAccelerometer`),
 /// or on this machine, when it has no IIO accelerometer, its first input one (`InputAccelerometer`).
 public enum Accelerometers {
-    public static func openAll(uri: String, configured: [String: DeviceSettings] = [:], logger: Logger) throws -> [any AccelerometerSource] {
+    public static func openAll(uri: String, configured: [String: DeviceSettings] = [:], rate: Double = SamplingFrequency.minimum,
+                               logger: Logger) throws -> [any AccelerometerSource] {
         do {
-            return try IIOAccelerometer.openAll(uri: uri, configured: configured, logger: logger)
+            return try IIOAccelerometer.openAll(uri: uri, configured: configured, rate: rate, logger: logger)
         } catch let error where uri == "local:" && !(error is CalibrationRefusal) {
             guard let input = InputAccelerometer.openFirst(configured: configured, logger: logger) else { throw error }
             return [input]

@@ -17,6 +17,8 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     private let hasZ: Bool
     /// The device's own data-ready trigger, set before capture where no trigger is set.
     private let triggerToSet: String?
+    /// What its sampling frequency file says it runs at, once raised; nil without one.
+    public let samplingFrequency: Double?
 
     /// Opens the context at `uri` and every accelerometer in it, the display one first; throws
     /// when there is no display accelerometer, or when it reports a calibration that cannot be
@@ -25,7 +27,9 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     /// accelerometers share the context: keep them on the thread that opened them.
     /// `configured`: what the config file says of accelerometers, by id, or by the URI for the
     /// display accelerometer's mount matrix.
-    public static func openAll(uri: String, configured: [String: DeviceSettings] = [:], logger: Logger) throws -> [IIOAccelerometer] {
+    /// `rate`: the reads a second orientd wants, which a buffered device is asked to sample at.
+    public static func openAll(uri: String, configured: [String: DeviceSettings] = [:], rate: Double = SamplingFrequency.minimum,
+                               logger: Logger) throws -> [IIOAccelerometer] {
         let context = try IIOContext(uri: uri)
         if let warning = context.refusalWarning { logger.warning("\(warning)") }
         let found = try AccelerometerDiscovery.displayFirst(in: context, configured: configured)
@@ -35,7 +39,8 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
             let byURI = index == 0 ? configured[uri].flatMap { $0.mountMatrix.map { (matrix: $0, key: uri) } } : nil
             let accelerometer: IIOAccelerometer
             do {
-                accelerometer = try IIOAccelerometer(context: context, found: item.found, id: item.id, configuredMatrix: byID ?? byURI, logger: logger)
+                accelerometer = try IIOAccelerometer(context: context, found: item.found, id: item.id, configuredMatrix: byID ?? byURI,
+                                                     rate: rate, logger: logger)
             } catch {
                 if index == 0 { throw error }
                 logger.warning("\(error); reading the other accelerometers without it")
@@ -49,7 +54,7 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     /// Reads the accelerometer's calibration and mount matrix, and makes sure it samples fast
     /// enough. Every decision is logged; a calibration that cannot be used refuses the sensor.
     init(context: IIOContext, found: AccelerometerDiscovery.Found, id: String,
-         configuredMatrix: (matrix: MountMatrix, key: String)?, logger: Logger) throws(CalibrationRefusal) {
+         configuredMatrix: (matrix: MountMatrix, key: String)?, rate: Double, logger: Logger) throws(CalibrationRefusal) {
         let uri = context.uri
         let device = found.device
         self.context = context
@@ -82,7 +87,10 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
             hwdbMatch: context.isLocal ? UdevProperties.hwdbMatch(sysname: device.id) : nil,
             syspath: context.isLocal ? UdevProperties.syspath(subsystem: "iio", sysname: device.id) : nil,
             scaleNote: unscaled == nil ? nil : Self.noScaleNote(device))
-        Self.raiseSamplingFrequency(of: device, in: context, logger: logger)
+        // A buffer runs at the device's pace: ask for orientd's (a HID hub reports every 100 ms
+        // of its own). A polled device needs only to update as often as iio-sensor-proxy asks.
+        samplingFrequency = Self.raiseSamplingFrequency(of: device, in: context, minimum: canCapture ? max(rate, SamplingFrequency.minimum) : SamplingFrequency.minimum,
+                                                        logger: logger)
         if context.isBufferCapable(device), !bufferClocked {
             logger.info("\(device) has a buffer but no trigger to clock it (its driver registered none: no interrupt line is wired), so orientd polls its raw attributes")
         }
@@ -121,6 +129,26 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     }
 
     public func stopCapture() { buffer = nil }
+
+    /// Polls readable when a scan waits in the capturing buffer; nil when not capturing (or over iiod).
+    var captureDescriptor: Int32? { buffer?.descriptor }
+
+    func writeAttributeFile(_ file: String, value: String) throws(IIOError) {
+        try context.writeAttributeFile(file, value: value, on: device)
+    }
+
+    /// A watch of the still device by its hub's change sensitivity (`HubChangeWatch`), where it
+    /// is captured through a local buffer and has the file; nil otherwise.
+    func changeWatch(motionThreshold: Double) -> HubChangeWatch? {
+        guard canCapture, info.sysname != nil,
+              let moving = (try? context.attributeFile(HubChangeWatch.file, on: device)).map({ String($0.trimmingBlanks()) }),
+              parseDecimal(moving) != nil
+        else { return nil }
+        let still = formatDecimal(HubChangeWatch.sensitivity(forMotion: motionThreshold, scale: info.calibration.x.scale))
+        let pace = samplingFrequency.map { " at \(formatDecimal($0)) Hz" } ?? ""
+        return HubChangeWatch(accelerometer: self, stillSensitivity: still, movingSensitivity: moving,
+                              words: "its hub reports\(pace) only changes over \(still) (\(HubChangeWatch.file), about \(formatDecimal(motionThreshold)) m/s²)")
+    }
 
     private func readRaw(_ channel: String) throws(SensorReadError) -> Double {
         let number: AttributeNumber?
@@ -199,21 +227,27 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
                 scale != nil)
     }
 
-    /// Raises a sampling frequency below 10 Hz, to the slowest listed rate that reaches it.
-    private static func raiseSamplingFrequency(of device: IIODevice, in context: IIOContext, logger: Logger) {
-        guard let text = try? context.attributeFile("sampling_frequency", on: device),
-              let current = parseDecimal(text)
-        else { return }
-        let available = (try? context.attributeFile("sampling_frequency_available", on: device))
-            .map(SamplingFrequency.parseAvailable) ?? []
-        guard let raised = SamplingFrequency.raised(current: current, available: available) else { return }
-        let value = formatDecimal(raised)
-        do {
-            try context.writeDeviceAttribute("sampling_frequency", value: value, on: device)
-            logger.info("raised sampling_frequency of \(device.id) from \(formatDecimal(current)) to \(value) Hz")
-        } catch {
-            logger.warning("\(error); the sensor may update slower than orientd polls")
+    /// Raises a sampling frequency below `minimum`, to the slowest listed rate that reaches it: the
+    /// device's own (`sampling_frequency`), or its accelerometer's (`in_accel_sampling_frequency`:
+    /// a HID sensor hub's report interval, which paces its buffer). Returns the frequency it runs at.
+    private static func raiseSamplingFrequency(of device: IIODevice, in context: IIOContext, minimum: Double,
+                                               logger: Logger) -> Double? {
+        for file in ["sampling_frequency", "in_accel_sampling_frequency"] {
+            guard let text = try? context.attributeFile(file, on: device), let current = parseDecimal(text) else { continue }
+            let available = (try? context.attributeFile(file + "_available", on: device))
+                .map(SamplingFrequency.parseAvailable) ?? []
+            guard let raised = SamplingFrequency.raised(current: current, available: available, minimum: minimum) else { return current }
+            let value = formatDecimal(raised)
+            do {
+                try context.writeAttributeFile(file, value: value, on: device)
+                logger.info("raised \(file) of \(device.id) from \(formatDecimal(current)) to \(value) Hz")
+                return raised
+            } catch {
+                logger.warning("\(error); the sensor may update slower than orientd reads it")
+                return current
+            }
         }
+        return nil
     }
 }
 

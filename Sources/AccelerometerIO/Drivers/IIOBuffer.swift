@@ -29,6 +29,12 @@ final class IIOBuffer {
 
     deinit { orientd_iio_buffer_close(handle) }
 
+    /// Polls readable when a scan waits; nil over iiod.
+    var descriptor: Int32? {
+        let descriptor = orientd_iio_buffer_descriptor(handle)
+        return descriptor >= 0 ? descriptor : nil
+    }
+
     /// The scans waiting now, oldest first; none when the kernel has none. Over iiod, refills go
     /// on for `budget` seconds.
     func take(budget: Double) throws(IIOError) -> [Scan] {

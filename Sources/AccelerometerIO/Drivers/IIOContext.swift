@@ -122,9 +122,10 @@ public final class IIOContext {
         return IIOBuffer(handle: buffer, context: self, device: device)
     }
 
-    public func writeDeviceAttribute(_ attribute: String, value: String, on device: IIODevice) throws(IIOError) {
-        let result = orientd_iio_write_device_attribute(handle, device.index, attribute, value)
-        if result < 0 { throw IIOError(code: -result, operation: "write '\(value)' to \(attribute) of \(device.id)") }
+    /// Writes an attribute by its sysfs file name ("sampling_frequency", "in_accel_hysteresis").
+    public func writeAttributeFile(_ file: String, value: String, on device: IIODevice) throws(IIOError) {
+        let result = orientd_iio_write_attribute_file(handle, device.index, file, value)
+        if result < 0 { throw IIOError(code: -result, operation: "write '\(value)' to \(file) of \(device.id)") }
     }
 
     /// The longest attribute value read; a longer one is an error (EFBIG), never read in part

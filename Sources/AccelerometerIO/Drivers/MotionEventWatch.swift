@@ -9,15 +9,19 @@ import Glibc
 /// The events stay enabled once armed (while the device moves their records queue in the kernel,
 /// unread, and are dropped at the next arming); each arming writes the enable files again, as a
 /// driver may forget them across a suspend. Closing disables them.
-final class MotionEventWatch {
+final class MotionEventWatch: StillWatch {
     let sysname: String
     /// The `events/` files written 1 to arm, 0 to close.
     let enableFiles: [String]
     private(set) var descriptor: Int32 = -1
+    let releasesCapture = true
+    let readsRawWhenAsked = false
+    var words: String
 
-    init(sysname: String, enableFiles: [String]) {
+    init(sysname: String, enableFiles: [String], words: String = "") {
         self.sysname = sysname
         self.enableFiles = enableFiles
+        self.words = words
     }
 
     deinit { close() }
@@ -69,6 +73,7 @@ enum MotionWatchError: Error, CustomStringConvertible {
     case cannotSetThreshold(file: String, reason: String)
     case noDescriptor(reason: String)
     case descriptorFailed(reason: String)
+    case cannotSetSensitivity(file: String, reason: String)
 
     var description: String {
         switch self {
@@ -76,6 +81,7 @@ enum MotionWatchError: Error, CustomStringConvertible {
         case .cannotSetThreshold(let file, let reason): "cannot write its threshold to events/\(file) (\(reason))"
         case .noDescriptor(let reason): "cannot get the event descriptor (IIO_GET_EVENT_FD_IOCTL: \(reason))"
         case .descriptorFailed(let reason): "its event descriptor failed (\(reason))"
+        case .cannotSetSensitivity(let file, let reason): "cannot write its change sensitivity to \(file) (\(reason))"
         }
     }
 }

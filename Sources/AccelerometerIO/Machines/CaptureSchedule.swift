@@ -18,6 +18,8 @@ struct CaptureSchedule {
     }
 
     private var states: [State]
+    /// Sources whose next read is of their raw attributes (`readRawNext`).
+    private var rawNext: Set<Int> = []
 
     init(for sources: [any AccelerometerSource]) {
         states = sources.map { ($0 as? BufferedCapture)?.canCapture == true ? .toStart : .polling }
@@ -33,6 +35,10 @@ struct CaptureSchedule {
         guard index < states.count else { return nil }
         if case .polling = states[index] { return nil }
         guard let buffered = source as? BufferedCapture else { return nil }
+        if rawNext.remove(index) != nil, buffered.canPoll {
+            quiet(index, at: now)
+            return nil
+        }
         if case .toStart = states[index] {
             do {
                 try buffered.startCapture()
@@ -68,6 +74,21 @@ struct CaptureSchedule {
         }
         states[index] = .capturing(since: since, lastData: now, lastTake: now, lastError: nil)
         return Self.timed(captured, takenAt: now, previousTake: lastTake, mountMatrix: source.info.mountMatrix)
+    }
+
+    /// The next read of source `index` reads its raw attributes, once: a hub reporting only changes
+    /// has an empty buffer while still, which says nothing of now. Its silence so far is not held
+    /// against its buffer.
+    mutating func readRawNext(_ index: Int, at now: Double) {
+        rawNext.insert(index)
+        quiet(index, at: now)
+    }
+
+    /// Silence of source `index`'s buffer until `now` was expected (a hub asked to report only
+    /// changes): it is not turned to polling for it.
+    mutating func quiet(_ index: Int, at now: Double) {
+        guard index < states.count, case .capturing(let since, _, _, let lastError) = states[index] else { return }
+        states[index] = .capturing(since: since, lastData: now, lastTake: now, lastError: lastError)
     }
 
     /// Releases every buffer (nobody needs readings); capture starts again at the next poll.

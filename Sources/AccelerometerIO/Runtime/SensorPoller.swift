@@ -136,7 +136,7 @@ public final class SensorPoller: SampleFeed, Sendable {
             didSet { capture = CaptureSchedule(for: sources) }
         }
         var capture = CaptureSchedule(for: [])
-        var watch: MotionEventWatch?
+        var watch: (any StillWatch)?
         var watching = false
 
         while !thread.shouldStop {
@@ -159,7 +159,7 @@ public final class SensorPoller: SampleFeed, Sendable {
                 do {
                     let opened = try open()
                     guard let display = opened.first else { throw SensorReadError.unavailable(reason: "no accelerometer") }
-                    let still = stillWatch(of: display.info, settings: loop.settings)
+                    let still = stillWatch(of: display, settings: loop.settings)
                     watch = still.watch
                     if loop.opened(sysnames: opened.map(\.info.sysname), motionEvents: watch != nil, at: MonotonicClock.now()) {
                         logger.notice("opened the sensor: \(display.info.device) at \(display.info.uri)")
@@ -203,11 +203,11 @@ public final class SensorPoller: SampleFeed, Sendable {
                 guard let armed = watch else { loop.motionWatchFailed(at: now); continue }
                 // The buffers first: a capturing device holds /dev/iio:deviceN, which the kernel
                 // lets one opener have (EBUSY), and the event descriptor is asked of it.
-                capture.release(sources)
+                if armed.releasesCapture { capture.release(sources) }
                 do {
                     try armed.arm()
                     loop.motionWatchArmed(at: MonotonicClock.now())
-                    logger.debug("the device is still: reading nothing until its motion event fires (a safety read every \(formatDecimal(loop.settings.safetyReadPeriod ?? 0)) s)")
+                    logger.debug("the device is still: reading nothing until \(armed.releasesCapture ? "its motion event fires" : "its hub reports a change") (a safety read every \(formatDecimal(loop.settings.safetyReadPeriod ?? 0)) s)")
                 } catch {
                     watch = nil
                     stopWatching(because: "\(error)", device: sources.first?.info.device, loop: &loop, at: now)
@@ -222,7 +222,10 @@ public final class SensorPoller: SampleFeed, Sendable {
                     if demand?.takeRequestWhileWatching() == true { loop.readingRequested(at: MonotonicClock.now()) }
                 case .readable:
                     do {
-                        if try watched.takeEvents() > 0 { loop.motionSeen(at: MonotonicClock.now()) }
+                        if try watched.takeEvents() > 0 {
+                            capture.quiet(0, at: MonotonicClock.now())
+                            loop.motionSeen(at: MonotonicClock.now())
+                        }
                     } catch {
                         watch = nil
                         stopWatching(because: "\(error)", device: sources.first?.info.device, loop: &loop, at: now)
@@ -233,6 +236,7 @@ public final class SensorPoller: SampleFeed, Sendable {
                                  device: sources.first?.info.device, loop: &loop, at: now)
                 }
             case .watchEnded(let time, let byMotion):
+                if !byMotion, watch?.readsRawWhenAsked == true { capture.readRawNext(0, at: time) }
                 onReading(.watchEnded(time: time, byMotion: byMotion))
             case .motionEventMissed(let givingUp):
                 let device = sources.first?.info.device ?? "the accelerometer"
@@ -257,17 +261,19 @@ public final class SensorPoller: SampleFeed, Sendable {
     }
 
     /// How the still display accelerometer will be watched: by its motion event where its driver
-    /// has a usable one (and the settings allow), else by reading it at the still rate; in words
-    /// for `status`, and logged.
-    private func stillWatch(of info: SensorInfo, settings: SensorLoop.Settings) -> (watch: MotionEventWatch?, words: String) {
+    /// has a usable one, else by its hub's change sensitivity where it is a HID sensor hub's (and
+    /// the settings allow either), else by reading it at the still rate; in words for `status`,
+    /// and logged.
+    private func stillWatch(of display: any AccelerometerSource, settings: SensorLoop.Settings) -> (watch: (any StillWatch)?, words: String) {
+        let info = display.info
         let polled = stillReads(settings)
         guard let sysname = info.sysname else { return (nil, "\(polled) (a remote sensor: its motion events are not reached)") }
         let offer = MotionEvents.offer(sysname: sysname)
+        let period = formatDecimal(settings.safetyReadPeriod ?? 0)
         switch offer.wakeUp {
         case .events(let files) where settings.safetyReadPeriod != nil:
-            let period = formatDecimal(settings.safetyReadPeriod ?? 0)
-            let watch = MotionEventWatch(sysname: sysname, enableFiles: files)
             var threshold = "the driver's threshold"
+            let watch = MotionEventWatch(sysname: sysname, enableFiles: files)
             if let motion = pace?.motionThreshold,
                let (file, value) = offer.threshold(enable: files, acceleration: motion) {
                 do {
@@ -278,11 +284,17 @@ public final class SensorPoller: SampleFeed, Sendable {
                 }
             }
             logger.info("\(info.device) signals motion itself: while the device is still, orientd reads nothing and sleeps on its motion event (events/\(files.joined(separator: ", ")), \(threshold)), with a safety read every \(period) s")
-            return (watch, "its motion event wakes orientd (events/\(files.joined(separator: ", ")), \(threshold)); nothing is read until it fires, but for a safety read every \(period) s")
+            watch.words = "its motion event wakes orientd (events/\(files.joined(separator: ", ")), \(threshold)); nothing is read until it fires, but for a safety read every \(period) s"
+            return (watch, watch.words)
         case .events(let files):
             logger.info("\(info.device) can signal motion itself (events/\(files.joined(separator: ", "))), but safety-read-seconds is 0 or still-rate is not below rate: a still device is \(polled)")
             return (nil, "\(polled) (its motion event is not used: safety-read-seconds is 0 or still-rate is not below rate)")
         case .polling(let reason):
+            if settings.safetyReadPeriod != nil, let motion = pace?.motionThreshold,
+               let hub = (display as? IIOAccelerometer)?.changeWatch(motionThreshold: motion) {
+                logger.info("\(info.device) is a sensor hub's: while the device is still, \(hub.words), and orientd sleeps on its buffer until one comes, with a safety read every \(period) s")
+                return (hub, "\(hub.words); nothing is read until it reports, but for a safety read every \(period) s")
+            }
             logger.info("\(info.device): no motion event to sleep on (\(reason)); a still device is \(polled)")
             return (nil, "\(polled) (\(reason))")
         }

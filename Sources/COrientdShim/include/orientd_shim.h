@@ -43,9 +43,11 @@ ssize_t orientd_iio_read_channel_attribute(const orientd_iio_context *context, u
 ssize_t orientd_iio_read_attribute_file(const orientd_iio_context *context, unsigned device,
                                         const char *file, char *buffer, size_t length);
 
-/// Writes a device attribute ("sampling_frequency"). Returns 0 or a negative errno value.
-int orientd_iio_write_device_attribute(const orientd_iio_context *context, unsigned device,
-                                       const char *attribute, const char *value);
+/// Writes an attribute by its sysfs file name ("sampling_frequency", "in_accel_hysteresis"),
+/// wherever libiio has filed it. Returns 0, -ENOENT when there is no such file, or another
+/// negative errno value.
+int orientd_iio_write_attribute_file(const orientd_iio_context *context, unsigned device,
+                                     const char *file, const char *value);
 
 typedef struct orientd_iio_buffer orientd_iio_buffer;
 
@@ -66,6 +68,9 @@ bool orientd_iio_device_is_buffer_capable(const orientd_iio_context *context, un
 orientd_iio_buffer *orientd_iio_buffer_open(const orientd_iio_context *context, unsigned device,
                                             unsigned kernel_samples, int *error);
 bool orientd_iio_buffer_has_timestamps(const orientd_iio_buffer *buffer);
+/// The descriptor that polls readable when a scan waits (a local buffer's /dev/iio:deviceN), or a
+/// negative errno value (over iiod there is none).
+int orientd_iio_buffer_descriptor(const orientd_iio_buffer *buffer);
 /// Takes the scans waiting, at most `max`: raw values (three per scan) into xyz, and the kernel's
 /// timestamps in nanoseconds (0 without) into timestamps. A local buffer is drained without
 /// blocking; over iiod, where a refill may wait for the next scan, refills go on for `budget`

@@ -1,0 +1,70 @@
+import Glibc
+
+/// A HID sensor hub's accelerometer watched while still by its change sensitivity: the hub is
+/// told (`in_accel_hysteresis`, the HID Change Sensitivity property) to report only a change
+/// larger than a hand's motion, so a still device sends nothing, and the poller sleeps on the
+/// buffer's descriptor, which polls readable the moment a report arrives. The hub keeps its report
+/// interval (orientd's rate), so a turn is reported within one interval. On motion the
+/// sensitivity the hub had goes back, and every report flows again for the classifier.
+///
+/// hid-sensor-attributes.c converts what is written to the field's own unit and exponent, so the
+/// value is in the unit the hub reports acceleration in: g (the usual, and the HID default) or
+/// m/s², which the IIO scale tells apart (9.80665 × 10ⁿ against 1 × 10ⁿ).
+final class HubChangeWatch: StillWatch {
+    static let file = "in_accel_hysteresis"
+    private let accelerometer: IIOAccelerometer
+    /// What is written while still, and what the hub had, written back on motion.
+    let stillSensitivity: String
+    let movingSensitivity: String
+    private var armed = false
+    let releasesCapture = false
+    let readsRawWhenAsked = true
+    let words: String
+
+    init(accelerometer: IIOAccelerometer, stillSensitivity: String, movingSensitivity: String, words: String) {
+        self.accelerometer = accelerometer
+        self.stillSensitivity = stillSensitivity
+        self.movingSensitivity = movingSensitivity
+        self.words = words
+    }
+
+    deinit { close() }
+
+    /// The change sensitivity that stands for a motion of `acceleration` m/s² on a hub whose
+    /// x axis has IIO scale `scale` (m/s² per count).
+    static func sensitivity(forMotion acceleration: Double, scale: Double) -> Double {
+        guard scale > 0, scale.isFinite else { return acceleration / 9.80665 }
+        let mantissa = scale / pow(10, floor(log10(scale)))
+        let unit = abs(mantissa - 9.80665) < 0.05 ? 9.80665 : 1
+        return acceleration / unit
+    }
+
+    var descriptor: Int32 { accelerometer.captureDescriptor ?? -1 }
+
+    func arm() throws(MotionWatchError) {
+        guard descriptor >= 0 else { throw .noDescriptor(reason: "its buffer is not capturing") }
+        try write(stillSensitivity)
+        armed = true
+    }
+
+    func takeEvents() throws(MotionWatchError) -> Int {
+        guard armed else { return 0 }
+        try write(movingSensitivity)
+        armed = false
+        return 1
+    }
+
+    func close() {
+        guard armed else { return }
+        try? write(movingSensitivity)
+        armed = false
+    }
+
+    private func write(_ value: String) throws(MotionWatchError) {
+        do {
+            try accelerometer.writeAttributeFile(Self.file, value: value)
+        } catch {
+            throw .cannotSetSensitivity(file: Self.file, reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,21 @@
+/// What the poller sleeps on while the display accelerometer is still, instead of reading it:
+/// the chip's own motion interrupt (`MotionEventWatch`), or a HID sensor hub told to report only
+/// changes (`HubChangeWatch`). `SensorLoop` decides when to arm it, wait on it and read; this does
+/// the I/O. Confined to the sensor thread, as the libiio context is.
+protocol StillWatch: AnyObject {
+    /// Polls readable when the device may have moved; negative before `arm`.
+    var descriptor: Int32 { get }
+    /// Whether the device's buffer must be released before arming: an event descriptor is asked
+    /// of /dev/iio:deviceN, which a capturing buffer holds. A hub keeps its buffer: its reports arrive there.
+    var releasesCapture: Bool { get }
+    /// Whether reads the watch did not ask for (a safety read, a client's request) read the raw
+    /// attributes: a hub's buffer holds only changes, so an empty one says nothing of now.
+    var readsRawWhenAsked: Bool { get }
+    /// How the still device is watched, for `status` and the log.
+    var words: String { get }
+    func arm() throws(MotionWatchError)
+    /// Called when `descriptor` is readable: how many motions it signalled (0: none after all).
+    func takeEvents() throws(MotionWatchError) -> Int
+    /// Disarms it for good (the device closes, or nobody needs readings).
+    func close()
+}
