@@ -60,8 +60,10 @@ ssize_t orientd_iio_device_current_trigger(const orientd_iio_context *context, u
     const struct iio_device *current = NULL;
     if (!dev || length == 0)
         return -ENOENT;
+    // libiio answers -ENOENT without a trigger/current_trigger file, and an error (EIO) for the
+    // empty one the kernel shows while no trigger is set.
     int result = iio_device_get_trigger(dev, &current);
-    if (result < 0)
+    if (result == -ENOENT)
         return result;
     const char *current_name = current ? iio_device_get_name(current) : NULL;
     snprintf(name, length, "%s", current_name ? current_name : "");

@@ -51,6 +51,13 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
             """)
     }
 
+    /// A sysfs attribute's line in a umockdev description: its value and a newline, as drivers
+    /// print them, but for a device's unset trigger, which the kernel prints as nothing at all
+    /// (industrialio-trigger.c: `iio_trigger_read_current` returns 0), so libiio reads an error.
+    public static func attributeLine(_ file: String, _ value: String) -> String {
+        file == "trigger/current_trigger" && value.isEmpty ? "A: \(file)=\n" : "A: \(file)=\(value)\\n\n"
+    }
+
     /// IIO triggers named `names`, as devices of their own (triggerN, with their `name`): what a
     /// driver registers beside its device where the chip's interrupt line is wired.
     public static func triggerDevices(_ names: [String]) -> String {
@@ -73,7 +80,7 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
         var base = "P: \(baseDevicePath)\nN: iio:device1\nE: SUBSYSTEM=iio\nE: DEVNAME=/dev/iio:device1\n"
         var attributes = standardAttributes(.portrait)
         attributes["label"] = "accel-base"
-        for (file, value) in attributes.sorted(by: { $0.key < $1.key }) { base += "A: \(file)=\(value)\\n\n" }
+        for (file, value) in attributes.sorted(by: { $0.key < $1.key }) { base += attributeLine(file, value) }
         let sensor = try EmulatedAccelerometer(attributes: standardAttributes(.portrait), otherDevices: base)
         sensor.pose(display: pose.display, base: pose.base)
         return sensor
@@ -181,7 +188,7 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
     private static func accelerometer(attributes: [String: String], properties: [String: String]) -> String {
         var description = "P: \(devicePath)\nN: iio:device0\nE: SUBSYSTEM=iio\nE: DEVNAME=/dev/iio:device0\n"
         for (key, value) in properties.sorted(by: { $0.key < $1.key }) { description += "E: \(key)=\(value)\n" }
-        for (file, value) in attributes.sorted(by: { $0.key < $1.key }) { description += "A: \(file)=\(value)\\n\n" }
+        for (file, value) in attributes.sorted(by: { $0.key < $1.key }) { description += Self.attributeLine(file, value) }
         return description
     }
 

@@ -156,7 +156,7 @@ public struct KernelDriverLayout: Sendable, CustomStringConvertible {
     public func description(path: String, sysname: String, raw: Vector3, base: Bool = false) -> String {
         var text = "P: \(path)\nN: \(sysname)\nE: SUBSYSTEM=iio\nE: DEVNAME=/dev/\(sysname)\n"
         for (key, value) in udevProperties(base: base).sorted(by: { $0.key < $1.key }) { text += "E: \(key)=\(value)\n" }
-        for (file, value) in files(raw: raw, base: base).sorted(by: { $0.key < $1.key }) { text += "A: \(file)=\(value)\\n\n" }
+        for (file, value) in files(raw: raw, base: base).sorted(by: { $0.key < $1.key }) { text += EmulatedAccelerometer.attributeLine(file, value) }
         return text
     }
 }

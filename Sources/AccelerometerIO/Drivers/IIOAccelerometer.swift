@@ -144,7 +144,8 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
               let moving = (try? context.attributeFile(HubChangeWatch.file, on: device)).map({ String($0.trimmingBlanks()) }),
               parseDecimal(moving) != nil
         else { return nil }
-        let still = formatDecimal(HubChangeWatch.sensitivity(forMotion: motionThreshold, scale: info.calibration.x.scale))
+        // In thousandths: the kernel keeps no finer (the field's exponent), and the log stays readable.
+        let still = formatDecimal(max(1, (HubChangeWatch.sensitivity(forMotion: motionThreshold, scale: info.calibration.x.scale) * 1000).rounded()) / 1000)
         let pace = samplingFrequency.map { " at \(formatDecimal($0)) Hz" } ?? ""
         return HubChangeWatch(accelerometer: self, stillSensitivity: still, movingSensitivity: moving,
                               words: "its hub reports\(pace) only changes over \(still) (\(HubChangeWatch.file), about \(formatDecimal(motionThreshold)) m/s²)")

@@ -19,6 +19,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 SOCKET = "/run/orientd-tier.sock"
+# How long a device lies still before it counts as still: orientd's still-after-ms (1.5 s) and a margin.
+SETTLE_SECONDS = 3
 
 # Gravity's reaction in the device's axes for each pose, in g (docs/conventions.md).
 POSES = {
@@ -142,17 +144,74 @@ class Orientd:
             self.process.kill()
 
 
-def make_sensor(kind):
-    if kind == "hid":
+class PluggableHub:
+    """A HID sensor hub that can be unplugged (UHID_DESTROY) and plugged back (a new one)."""
+
+    def __init__(self):
         from hid_sensor_hub import HidSensorHub
-        hub = HidSensorHub()
-        hub.start()
-        return hub
+        # No udevd loads them for a uhid device: the hub's drivers, as the kernel's modalias would.
+        subprocess.run(["modprobe", "-a", "uhid", "hid-sensor-hub", "hid-sensor-accel-3d"], check=True)
+        self.make = HidSensorHub
+        self.hub = None
+        self.reports_before = 0
+        self.replug()
+
+    def replug(self):
+        self.hub = self.make()
+        self.hub.start()
+        self.hub.iio_device("accel_3d", timeout=10)
+
+    def unplug(self):
+        self.reports_before += self.hub.reports_sent("accel_3d")
+        self.hub.destroy()
+
+    def set_acceleration(self, x, y, z):
+        self.hub.set_acceleration(x, y, z)
+
+    def reports_sent(self, sensor):
+        return self.reports_before + self.hub.reports_sent(sensor)
+
+    def report_interval_ms(self):
+        return self.hub.properties("accel_3d").get("report_interval_ms")
+
+
+class PluggableChip:
+    """An i2c chip on i2c-stub, unplugged and plugged back as `hotplug` says: by delete_device
+    and new_device, or by unbinding its driver and binding it again."""
+
+    def __init__(self, name, hotplug):
+        from i2c_accelerometers import I2cAccelerometer
+        self.make = I2cAccelerometer.create
+        self.name = name
+        self.hotplug = hotplug
+        self.chip = self.make(name)
+        self.values = (0, -1, 0)
+
+    def set_acceleration(self, x, y, z):
+        self.values = (x, y, z)
+        self.chip.set_acceleration(x, y, z)
+
+    def unplug(self):
+        if self.hotplug == "unbind":
+            self.chip.unbind()
+        else:
+            self.chip.delete()
+
+    def replug(self):
+        if self.hotplug == "unbind":
+            self.chip.bind()
+        else:
+            self.chip = self.make(self.name)
+        self.chip.set_acceleration(*self.values)
+
+
+def make_sensor(kind, hotplug):
+    if kind == "hid":
+        return PluggableHub()
     if kind == "uinput":
         from uinput_accelerometer import UinputAccelerometer
         return UinputAccelerometer.create()
-    from i2c_accelerometers import I2cAccelerometer
-    return I2cAccelerometer.create(kind)
+    return PluggableChip(kind, hotplug)
 
 
 def first_get(daemon):
@@ -171,9 +230,14 @@ def main():
     parser.add_argument("sensor")
     parser.add_argument("--bin", required=True)
     parser.add_argument("--still-seconds", type=float, default=12)
+    parser.add_argument("--hotplug", choices=["delete", "unbind"], default="delete",
+                        help="how an i2c chip is unplugged: delete_device, or unbinding its driver")
     options = parser.parse_args()
 
-    sensor = make_sensor(options.sensor)
+    # As on a real machine: udev names input accelerometers and tells orientd of hotplug at once.
+    from uinput_accelerometer import start_udevd
+    start_udevd()
+    sensor = make_sensor(options.sensor, options.hotplug)
     sensor.set_acceleration(*POSES["portrait"])
     daemon = Orientd(options.bin, "/tmp/orientd.log")
     try:
@@ -188,14 +252,17 @@ def main():
         result("poses", poses=poses)
 
         # Still with a subscriber, then a turn: how long until it is heard, and on a hub, how
-        # many reports it sent while still.
-        reports_before = sensor.reports_sent("accel") if hasattr(sensor, "reports_sent") else None
-        time.sleep(options.still_seconds)  # the device lies still: what is measured is this span itself
-        reports = None if reports_before is None else sensor.reports_sent("accel") - reports_before
+        # many reports it sent while still, counted once orientd has seen it still (1.5 s without
+        # motion, still-after-ms): the device lies still for these spans, which are what is measured.
+        time.sleep(SETTLE_SECONDS)
+        reports_before = sensor.reports_sent("accel_3d") if hasattr(sensor, "reports_sent") else None
+        time.sleep(options.still_seconds)
+        reports = None if reports_before is None else sensor.reports_sent("accel_3d") - reports_before
         heard, ms = subscriber.turn_and_hear(sensor, "landscapeLeft")
         status = daemon.status()
         result("turn-from-still", heard=heard, ms=ms, still_seconds=options.still_seconds, still_reports=reports,
-               still_watch=(status.get("sensor") or {}).get("stillWatch"))
+               still_watch=(status.get("sensor") or {}).get("stillWatch"),
+               report_interval_ms=sensor.report_interval_ms() if hasattr(sensor, "report_interval_ms") else None)
         heard, ms = subscriber.turn_and_hear(sensor, "portrait")
         result("turn-after", heard=heard, ms=ms)
 
