@@ -13,6 +13,16 @@ import Testing
         let output: String
 
         subscript(_ scenario: String) -> [String: Any] { results[scenario] ?? [:] }
+
+        /// One line of what was measured, for the test log (docs/devices.md quotes it).
+        var summary: String {
+            let poses = (self["poses"]["poses"] as? [[String: Any]] ?? []).compactMap { $0["ms"] as? Int }
+            let still = self["turn-from-still"]
+            return "kernel tier: \(self["first-get"]["first"] ?? "-") at first get (\(self["first-get"]["ms"] ?? "-") ms to the pose); "
+                + "poses heard after \(poses.min() ?? -1)-\(poses.max() ?? -1) ms; a turn after \(Int(still["still_seconds"] as? Double ?? 0)) s still after \(still["ms"] ?? "-") ms"
+                + ((still["still_reports"] as? Int).map { " (\($0) hub reports while still)" } ?? "")
+                + "; replugged, turned after \(self["replugged"]["ms"] ?? "-") ms"
+        }
     }
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
@@ -57,6 +67,7 @@ import Testing
     /// What every driver must show: `get` right from the first second, every pose, a turn from
     /// still within 1 s, unknown when unplugged, a turn within 2 s of plugging back.
     static func expectTheBasics(_ run: Run, turnFromStillWithin limit: Int = 1000) {
+        print(run.summary)
         let first = run["first-get"]
         #expect(first["first"] as? String == "portrait", "the first get: \(first)\n\(run.output)")
         #expect((first["ms"] as? Int ?? .max) <= 1000, "get answered the pose only after \(first["ms"] ?? "never") ms\n\(run.output)")
@@ -85,6 +96,25 @@ import Testing
         #expect(Double(reports) <= seconds, "a still hub with a client sent \(reports) reports in \(seconds) s\n\(run.output)")
         #expect(still["report_interval_ms"] as? Int == 40, "the hub's report interval: \(still["report_interval_ms"] ?? "unknown")")
         #expect((still["still_watch"] as? String ?? "").contains("its hub reports at 25 Hz only changes over"), "status: \(still["still_watch"] ?? "")")
+    }
+
+    /// A desktop's view: monitor-sensor (iio-sensor-proxy's own client) claims the accelerometer
+    /// from orientd's D-Bus face on the hub, then from Debian's iio-sensor-proxy 3.0 on the same
+    /// hub, as the comparison: every in-plane pose, and a turn after lying still.
+    @Test func theDBusFaceBesideIioSensorProxyOnAHIDHub() throws {
+        let run = try Self.run("hid", arguments: ["--dbus", "--still-seconds", "10"])
+        for daemon in ["orientd", "iio-sensor-proxy"] {
+            let measured = run["dbus-" + daemon]
+            print("kernel tier, D-Bus face of \(daemon) on the HID hub: poses heard after \((measured["poses"] as? [[String: Any]] ?? []).map { "\($0["ms"] ?? "-")" }.joined(separator: ", ")) ms; "
+                  + "a turn after 13 s still after \(measured["ms"] ?? "-") ms; \(measured["still_reports"] ?? "-") hub reports in 10 s still")
+            let poses = measured["poses"] as? [[String: Any]] ?? []
+            #expect(poses.map { $0["heard"] as? String ?? "nothing" } == ["landscapeLeft", "portraitUpsideDown", "landscapeRight", "portrait"],
+                    "\(daemon): \(poses)\n\(run.output)")
+            #expect(measured["heard"] as? String == "landscapeLeft", "\(daemon): \(measured)\n\(run.output)")
+        }
+        let orientd = run["dbus-orientd"]
+        #expect((orientd["ms"] as? Int ?? .max) <= 300, "orientd's D-Bus face heard a turn from still after \(orientd["ms"] ?? "never") ms")
+        #expect((orientd["still_reports"] as? Int ?? .max) <= 10, "a still hub claimed over D-Bus sent \(orientd["still_reports"] ?? "?") reports in 10 s")
     }
 
     /// bmc150 on i2c with no interrupt line, as the kernel leaves it: its events/ files and

@@ -214,6 +214,118 @@ def make_sensor(kind, hotplug):
     return PluggableChip(kind, hotplug)
 
 
+# iio-sensor-proxy's names for the in-plane orientations (monitor-sensor prints them).
+PROXY_NAMES = {"normal": "portrait", "bottom-up": "portraitUpsideDown", "right-up": "landscapeLeft", "left-up": "landscapeRight"}
+PROXY_TOUR = ["landscapeLeft", "portraitUpsideDown", "landscapeRight", "portrait"]
+BUS = "/run/tier-system-bus"
+REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../.build/iio-sensor-proxy")
+
+
+def start_system_bus():
+    """A system bus of the guest's own, open to everyone, as the tests' private bus is."""
+    config = "/tmp/tier-bus.conf"
+    with open(config, "w") as file:
+        file.write(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><type>system</type><listen>unix:path={BUS}</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow user="*"/><allow own="*"/><allow send_destination="*"/><allow receive_sender="*"/>
+<allow send_type="method_call"/><allow send_type="signal"/><allow receive_type="method_return"/><allow receive_type="signal"/>
+<allow receive_type="error"/></policy></busconfig>""")
+    subprocess.Popen(["dbus-daemon", f"--config-file={config}", "--nofork", "--nopidfile"])
+    wait_until(lambda: os.path.exists(BUS), 10)
+    os.environ["DBUS_SYSTEM_BUS_ADDRESS"] = f"unix:path={BUS}"
+
+
+def reference_environment():
+    return dict(os.environ, LD_LIBRARY_PATH=os.path.join(REFERENCE, "usr/lib/x86_64-linux-gnu"))
+
+
+class MonitorSensor:
+    """iio-sensor-proxy's own client, monitor-sensor, claiming the accelerometer over D-Bus as a
+    desktop does, from whichever daemon serves net.hadess.SensorProxy."""
+
+    def __init__(self):
+        self.process = subprocess.Popen(["stdbuf", "-oL", os.path.join(REFERENCE, "usr/bin/monitor-sensor"), "--accel"],
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=reference_environment())
+        os.set_blocking(self.process.stdout.fileno(), False)
+        self.buffer = b""
+        self.orientation, _ = self.next_orientation(10)
+
+    def next_orientation(self, timeout):
+        deadline = time.monotonic() + timeout
+        while True:
+            while b"\n" in self.buffer:
+                line, self.buffer = self.buffer.split(b"\n", 1)
+                text = line.decode(errors="replace")
+                for marker in ("Accelerometer orientation changed: ", "Has accelerometer (orientation: "):
+                    if marker in text:
+                        name = text.split(marker, 1)[1].split(")")[0].strip()
+                        self.orientation = PROXY_NAMES.get(name, name)
+                        return self.orientation, time.monotonic()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None, None
+            import select
+            if select.select([self.process.stdout], [], [], left)[0]:
+                chunk = self.process.stdout.read() or b""
+                if not chunk and self.process.poll() is not None:
+                    return None, None
+                self.buffer += chunk
+
+    turn_and_hear = Subscriber.turn_and_hear
+
+    def close(self):
+        self.process.terminate()
+        self.process.wait(5)
+
+
+class IioSensorProxy:
+    """Debian's iio-sensor-proxy 3.0, on the same bus and the same sensor."""
+
+    def __init__(self):
+        self.process = subprocess.Popen([os.path.join(REFERENCE, "usr/sbin/iio-sensor-proxy")], env=reference_environment(),
+                                        stdout=open("/tmp/iio-sensor-proxy.log", "w"), stderr=subprocess.STDOUT)
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def compare_on_dbus(options, sensor):
+    """orientd's D-Bus face, then iio-sensor-proxy 3.0, each followed by monitor-sensor: every
+    in-plane pose, and a turn after lying still (with the hub's reports while still)."""
+    start_system_bus()
+    # iio-sensor-proxy first: the hub is then as it came, at its own report interval, not at the
+    # pace orientd asked of it.
+    for name in ("iio-sensor-proxy", "orientd"):
+        sensor.set_acceleration(*POSES["portrait"])
+        if name == "orientd":
+            daemon = Orientd(options.bin, "/tmp/orientd.log", ["--sensor-proxy", "--no-sensor-proxy-polkit"])
+        else:
+            daemon = IioSensorProxy()
+        try:
+            monitor = MonitorSensor()
+            poses = []
+            for pose in PROXY_TOUR:
+                heard, ms = monitor.turn_and_hear(sensor, pose)
+                poses.append({"pose": pose, "heard": heard, "ms": ms})
+            time.sleep(SETTLE_SECONDS)
+            reports_before = sensor.reports_sent("accel_3d") if hasattr(sensor, "reports_sent") else None
+            time.sleep(options.still_seconds)
+            reports = None if reports_before is None else sensor.reports_sent("accel_3d") - reports_before
+            heard, ms = monitor.turn_and_hear(sensor, "landscapeLeft")
+            result("dbus-" + name, poses=poses, heard=heard, ms=ms,
+                   still_seconds=options.still_seconds, still_reports=reports)
+            monitor.close()
+        finally:
+            daemon.stop()
+            if name == "iio-sensor-proxy":
+                note("iio-sensor-proxy's log:\n" + open("/tmp/iio-sensor-proxy.log").read()[-2000:])
+
+
 def first_get(daemon):
     """What `orientctl get` first answered once orientd served its socket, and how long after
     that it first answered with the pose the device is in."""
@@ -232,12 +344,23 @@ def main():
     parser.add_argument("--still-seconds", type=float, default=12)
     parser.add_argument("--hotplug", choices=["delete", "unbind"], default="delete",
                         help="how an i2c chip is unplugged: delete_device, or unbinding its driver")
+    parser.add_argument("--dbus", action="store_true",
+                        help="follow orientd's D-Bus face, then iio-sensor-proxy 3.0, with monitor-sensor instead")
     options = parser.parse_args()
+    if options.dbus:
+        # iio-sensor-proxy finds its sensors by the type its own udev rule gives them.
+        os.makedirs("/etc/udev/rules.d", exist_ok=True)
+        subprocess.run(["cp", os.path.join(REFERENCE, "lib/udev/rules.d/80-iio-sensor-proxy.rules"), "/etc/udev/rules.d/"], check=True)
 
     # As on a real machine: udev names input accelerometers and tells orientd of hotplug at once.
     from uinput_accelerometer import start_udevd
     start_udevd()
     sensor = make_sensor(options.sensor, options.hotplug)
+    if options.dbus:
+        subprocess.run(["udevadm", "trigger", "--subsystem-match=iio", "--action=change"], check=False)
+        subprocess.run(["udevadm", "settle", "--timeout=10"], check=False)
+        compare_on_dbus(options, sensor)
+        return
     sensor.set_acceleration(*POSES["portrait"])
     daemon = Orientd(options.bin, "/tmp/orientd.log")
     try:
