@@ -96,6 +96,14 @@ import Testing
         #expect(Double(reports) <= seconds, "a still hub with a client sent \(reports) reports in \(seconds) s\n\(run.output)")
         #expect(still["report_interval_ms"] as? Int == 40, "the hub's report interval: \(still["report_interval_ms"] ?? "unknown")")
         #expect((still["still_watch"] as? String ?? "").contains("its hub reports at 25 Hz only changes over"), "status: \(still["still_watch"] ?? "")")
+        // The hub's light and proximity sensors (hid-sensor-als, hid-sensor-prox) on the socket.
+        let ambient = run["ambient"]
+        print("kernel tier, the hub's ambient sensors: \(ambient)")
+        #expect(ambient["light_available"] as? Bool == true && ambient["proximity_available"] as? Bool == true, "\(ambient)\n\(run.output)")
+        let changes = ambient["changes"] as? [[String: Any]] ?? []
+        let light = changes.first?["heard"] as? [String: Any]
+        #expect(abs((light?["level"] as? Double ?? 0) - 250) < 1 && light?["unit"] as? String == "lux", "light: \(changes)")
+        #expect(changes.dropFirst().map { $0["heard"] as? Bool } == [true, false], "proximity: \(changes)\n\(run.output)")
     }
 
     /// A desktop's view: monitor-sensor (iio-sensor-proxy's own client) claims the accelerometer

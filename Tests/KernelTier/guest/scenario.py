@@ -54,14 +54,24 @@ def wait_until(condition, timeout, every=0.01):
 class Subscriber:
     """A client of orientd's socket following deviceOrientationDidChange."""
 
-    def __init__(self):
+    def __init__(self, events=("deviceOrientationDidChange",)):
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.connect(SOCKET)
         self.buffer = b""
         self.next_message(5)  # hello
-        self.send({"id": 1, "method": "subscribe", "events": ["deviceOrientationDidChange"]})
-        reply = self.next_message(5)
-        self.orientation = (reply or {}).get("result", {}).get("orientation")
+        self.send({"id": 1, "method": "subscribe", "events": list(events)})
+        self.reply = self.next_message(5) or {}
+        self.orientation = self.reply.get("result", {}).get("orientation")
+
+    def next_event(self, name, timeout):
+        """The next event called `name`, and when it arrived; (None, None) by the deadline."""
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.next_message(max(0, deadline - time.monotonic()))
+            if message is None:
+                return None, None
+            if message.get("event") == name:
+                return message, time.monotonic()
 
     def send(self, message):
         self.sock.sendall((json.dumps(message) + "\n").encode())
@@ -107,6 +117,28 @@ class Subscriber:
         self.sock.close()
 
 
+def follow_ambient_sensors(sensor):
+    """The hub's light and proximity sensors through orientd's socket: what a subscription says
+    first, then each change heard, and after how many ms."""
+    client = Subscriber(events=["ambientLightDidChange", "proximityStateDidChange"])
+    first = client.reply.get("result", {})
+    changes = []
+    for name, change, event, read in [
+        ("light 250 lux", lambda: sensor.set_illuminance(250), "ambientLightDidChange",
+         lambda event: {"level": event.get("level"), "unit": event.get("unit")}),
+        ("near", lambda: sensor.set_proximity(True), "proximityStateDidChange", lambda event: event.get("proximityState")),
+        ("far", lambda: sensor.set_proximity(False), "proximityStateDidChange", lambda event: event.get("proximityState")),
+    ]:
+        start = time.monotonic()
+        change()
+        heard, at = client.next_event(event, 5)
+        changes.append({"change": name, "heard": None if heard is None else read(heard),
+                        "ms": None if at is None else round((at - start) * 1000)})
+    client.close()
+    result("ambient", light=first.get("ambientLight"), light_available=first.get("lightAvailable"),
+           proximity_available=first.get("proximityAvailable"), changes=changes)
+
+
 class Orientd:
     def __init__(self, bin_dir, log, arguments=()):
         self.bin_dir = bin_dir
@@ -150,7 +182,7 @@ class PluggableHub:
     def __init__(self):
         from hid_sensor_hub import HidSensorHub
         # No udevd loads them for a uhid device: the hub's drivers, as the kernel's modalias would.
-        subprocess.run(["modprobe", "-a", "uhid", "hid-sensor-hub", "hid-sensor-accel-3d"], check=True)
+        subprocess.run(["modprobe", "-a", "uhid", "hid-sensor-hub", "hid-sensor-accel-3d", "hid-sensor-als", "hid-sensor-prox"], check=True)
         self.make = HidSensorHub
         self.hub = None
         self.reports_before = 0
@@ -170,6 +202,12 @@ class PluggableHub:
 
     def reports_sent(self, sensor):
         return self.reports_before + self.hub.reports_sent(sensor)
+
+    def set_illuminance(self, lux):
+        self.hub.set_illuminance(lux)
+
+    def set_proximity(self, near):
+        self.hub.set_proximity(near)
 
     def report_interval_ms(self):
         return self.hub.properties("accel_3d").get("report_interval_ms")
@@ -352,7 +390,12 @@ def main():
         os.makedirs("/etc/udev/rules.d", exist_ok=True)
         subprocess.run(["cp", os.path.join(REFERENCE, "lib/udev/rules.d/80-iio-sensor-proxy.rules"), "/etc/udev/rules.d/"], check=True)
 
-    # As on a real machine: udev names input accelerometers and tells orientd of hotplug at once.
+    # As on a real machine: udev names input accelerometers and tells orientd of hotplug at once,
+    # and gives a proximity sensor the level above which it is near, as systemd's hwdb does (a
+    # HID hub's human presence reads 1 when someone is there, 0 when not).
+    os.makedirs("/etc/udev/rules.d", exist_ok=True)
+    with open("/etc/udev/rules.d/61-tier-proximity.rules", "w") as rule:
+        rule.write('SUBSYSTEM=="iio", ATTR{name}=="prox", ENV{PROXIMITY_NEAR_LEVEL}="0.5"\n')
     from uinput_accelerometer import start_udevd
     start_udevd()
     sensor = make_sensor(options.sensor, options.hotplug)
@@ -388,6 +431,9 @@ def main():
                report_interval_ms=sensor.report_interval_ms() if hasattr(sensor, "report_interval_ms") else None)
         heard, ms = subscriber.turn_and_hear(sensor, "portrait")
         result("turn-after", heard=heard, ms=ms)
+
+        if hasattr(sensor, "set_illuminance"):
+            follow_ambient_sensors(sensor)
 
         # Unplugged while followed: unknown; plugged back: turns again.
         if hasattr(sensor, "unplug"):
