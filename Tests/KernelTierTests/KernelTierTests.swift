@@ -86,9 +86,9 @@ import Testing
     /// hid-sensor-hub and hid-sensor-accel-3d on a hub over uhid: asked for orientd's pace (25 a
     /// second: a 40 ms report interval) and, still, for changes only, so a still hub with a client
     /// sends at most a report a second (none, but for the safety read) and a turn from still is
-    /// heard within 300 ms.
+    /// heard within 300 ms. It is unplugged once still, while orientd sleeps on its buffer.
     @Test func aHIDSensorHub() throws {
-        let run = try Self.run("hid")
+        let run = try Self.run("hid", arguments: ["--unplug-when-still"])
         Self.expectTheBasics(run, turnFromStillWithin: 300)
         let still = run["turn-from-still"]
         let reports = still["still_reports"] as? Int ?? .max

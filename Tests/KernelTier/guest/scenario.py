@@ -382,6 +382,8 @@ def main():
     parser.add_argument("--still-seconds", type=float, default=12)
     parser.add_argument("--hotplug", choices=["delete", "unbind"], default="delete",
                         help="how an i2c chip is unplugged: delete_device, or unbinding its driver")
+    parser.add_argument("--unplug-when-still", action="store_true",
+                        help="unplug the sensor once it has lain still, not while it is read at the full rate")
     parser.add_argument("--dbus", action="store_true",
                         help="follow orientd's D-Bus face, then iio-sensor-proxy 3.0, with monitor-sensor instead")
     options = parser.parse_args()
@@ -435,8 +437,11 @@ def main():
         if hasattr(sensor, "set_illuminance"):
             follow_ambient_sensors(sensor)
 
-        # Unplugged while followed: unknown; plugged back: turns again.
+        # Unplugged while followed (while read, or once still: --unplug-when-still): unknown;
+        # plugged back: turns again.
         if hasattr(sensor, "unplug"):
+            if options.unplug_when_still:
+                time.sleep(SETTLE_SECONDS)  # the device lies still: a hub is then watched by its sensitivity
             sensor.unplug()
             heard, at = subscriber.next_orientation(10)
             result("unplugged", heard=heard)
