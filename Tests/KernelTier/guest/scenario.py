@@ -11,6 +11,7 @@ orientd and orientctl to run.
 import argparse
 import json
 import os
+import select
 import socket
 import subprocess
 import sys
@@ -49,6 +50,15 @@ def wait_until(condition, timeout, every=0.01):
         if value or time.monotonic() >= deadline:
             return value
         time.sleep(every)
+
+
+def stop(process):
+    """Ends a daemon as systemd would: SIGTERM, then SIGKILL after 10 s."""
+    process.terminate()
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
 
 
 class Subscriber:
@@ -104,9 +114,10 @@ class Subscriber:
                 self.orientation = message.get("orientation")
                 return self.orientation, time.monotonic()
 
-    def turn_and_hear(self, sensor, pose, timeout=5):
-        """Turns the sensor to `pose`; what the subscriber heard and after how many ms."""
-        start = time.monotonic()
+    def turn_and_hear(self, sensor, pose, timeout=5, since=None):
+        """Turns the sensor to `pose`; what the subscriber heard and after how many ms (counted
+        from `since`, a monotonic time, when given)."""
+        start = time.monotonic() if since is None else since
         sensor.set_acceleration(*POSES[pose])
         while True:
             heard, at = self.next_orientation(max(0, start + timeout - time.monotonic()))
@@ -169,11 +180,7 @@ class Orientd:
             return log.read()
 
     def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        stop(self.process)
 
 
 class PluggableHub:
@@ -303,7 +310,6 @@ class MonitorSensor:
             left = deadline - time.monotonic()
             if left <= 0:
                 return None, None
-            import select
             if select.select([self.process.stdout], [], [], left)[0]:
                 chunk = self.process.stdout.read() or b""
                 if not chunk and self.process.poll() is not None:
@@ -325,11 +331,7 @@ class IioSensorProxy:
                                         stdout=open("/tmp/iio-sensor-proxy.log", "w"), stderr=subprocess.STDOUT)
 
     def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        stop(self.process)
 
 
 def compare_on_dbus(options, sensor):
@@ -387,15 +389,14 @@ def main():
     parser.add_argument("--dbus", action="store_true",
                         help="follow orientd's D-Bus face, then iio-sensor-proxy 3.0, with monitor-sensor instead")
     options = parser.parse_args()
-    if options.dbus:
-        # iio-sensor-proxy finds its sensors by the type its own udev rule gives them.
-        os.makedirs("/etc/udev/rules.d", exist_ok=True)
-        subprocess.run(["cp", os.path.join(REFERENCE, "lib/udev/rules.d/80-iio-sensor-proxy.rules"), "/etc/udev/rules.d/"], check=True)
 
     # As on a real machine: udev names input accelerometers and tells orientd of hotplug at once,
     # and gives a proximity sensor the level above which it is near, as systemd's hwdb does (a
-    # HID hub's human presence reads 1 when someone is there, 0 when not).
+    # HID hub's human presence reads 1 when someone is there, 0 when not); iio-sensor-proxy finds
+    # its sensors by the type its own rule gives them.
     os.makedirs("/etc/udev/rules.d", exist_ok=True)
+    if options.dbus:
+        subprocess.run(["cp", os.path.join(REFERENCE, "lib/udev/rules.d/80-iio-sensor-proxy.rules"), "/etc/udev/rules.d/"], check=True)
     with open("/etc/udev/rules.d/61-tier-proximity.rules", "w") as rule:
         rule.write('SUBSYSTEM=="iio", ATTR{name}=="prox", ENV{PROXIMITY_NEAR_LEVEL}="0.5"\n')
     from uinput_accelerometer import start_udevd
@@ -439,21 +440,15 @@ def main():
 
         # Unplugged while followed (while read, or once still: --unplug-when-still): unknown;
         # plugged back: turns again.
-        if hasattr(sensor, "unplug"):
-            if options.unplug_when_still:
-                time.sleep(SETTLE_SECONDS)  # the device lies still: a hub is then watched by its sensitivity
-            sensor.unplug()
-            heard, at = subscriber.next_orientation(10)
-            result("unplugged", heard=heard)
-            start = time.monotonic()
-            sensor.replug()
-            sensor.set_acceleration(*POSES["landscapeRight"])
-            heard, at = None, None
-            while heard not in ("landscapeRight",):
-                heard, at = subscriber.next_orientation(max(0, start + 10 - time.monotonic()))
-                if heard is None:
-                    break
-            result("replugged", heard=heard, ms=None if at is None else round((at - start) * 1000))
+        if options.unplug_when_still:
+            time.sleep(SETTLE_SECONDS)  # the device lies still: a hub is then watched by its sensitivity
+        sensor.unplug()
+        heard, _ = subscriber.next_orientation(10)
+        result("unplugged", heard=heard)
+        start = time.monotonic()
+        sensor.replug()
+        heard, ms = subscriber.turn_and_hear(sensor, "landscapeRight", timeout=10, since=start)
+        result("replugged", heard=heard, ms=ms)
         subscriber.close()
     finally:
         daemon.stop()
