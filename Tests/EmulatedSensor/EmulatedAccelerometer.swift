@@ -112,7 +112,8 @@ public final class EmulatedAccelerometer: @unchecked Sendable {
             attributes["scan_elements/in_\(channel)_index"] = String(index)
             attributes["scan_elements/in_\(channel)_type"] = channel == "timestamp" ? "le:s64/64>>0" : "le:s16/32>>0"
         }
-        let sensor = try EmulatedAccelerometer(attributes: attributes)
+        // A HID hub's accelerometer: hid-sensor-trigger registers its trigger whatever the wiring.
+        let sensor = try EmulatedAccelerometer(attributes: attributes, otherDevices: triggerDevices(["accel_3d-dev0"]))
         try sensor.makeScanFIFO()
         return sensor
     }
