@@ -59,11 +59,13 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         let device = found.device
         self.context = context
         self.device = device
-        let triggers = DeviceTriggers(deviceName: device.name ?? device.id, deviceID: device.id, triggers: context.triggerNames)
+        let triggerNames = context.triggerNames
+        let triggers = DeviceTriggers(deviceName: device.name ?? device.id, deviceID: device.id, triggers: triggerNames)
         let currentTrigger = context.currentTrigger(of: device)
-        // A buffer that takes a trigger runs only with one: none set and none of its own (no
-        // interrupt line wired) means polling from the start, not a second of an empty buffer.
-        let bufferClocked = currentTrigger.map { !$0.isEmpty || triggers.dataReady != nil } ?? true
+        // A buffer that takes a trigger runs only with one: none set and none on the machine (its
+        // driver registered none: no interrupt line wired) means polling from the start, not a
+        // second of an empty buffer. Another device's trigger may be set by hand: the buffer is tried.
+        let bufferClocked = currentTrigger.map { !$0.isEmpty || triggers.dataReady != nil || !triggerNames.isEmpty } ?? true
         canCapture = context.isBufferCapable(device) && bufferClocked
         triggerToSet = currentTrigger == "" ? triggers.dataReady : nil
         canPoll = (try? context.channelAttribute("raw", of: "accel_x", on: device)) != nil
@@ -92,7 +94,7 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         samplingFrequency = Self.raiseSamplingFrequency(of: device, in: context, minimum: canCapture ? max(rate, SamplingFrequency.minimum) : SamplingFrequency.minimum,
                                                         logger: logger)
         if context.isBufferCapable(device), !bufferClocked {
-            logger.info("\(device) has a buffer but no trigger to clock it (its driver registered none: no interrupt line is wired), so orientd polls its raw attributes")
+            logger.info("\(device) has a buffer but no trigger to clock it (its driver registered none: no interrupt line is wired, and there is no other trigger), so orientd polls its raw attributes")
         }
     }
 
