@@ -22,6 +22,7 @@ import Testing
                 + "poses heard after \(poses.min() ?? -1)-\(poses.max() ?? -1) ms; a turn after \(Int(still["still_seconds"] as? Double ?? 0)) s still after \(still["ms"] ?? "-") ms"
                 + ((still["still_reports"] as? Int).map { " (\($0) hub reports while still)" } ?? "")
                 + "; replugged, turned after \(self["replugged"]["ms"] ?? "-") ms"
+                + (results["resume"].map { "; a turn made while suspended heard \($0["ms"] ?? "-") ms after the resume" } ?? "")
         }
     }
 
@@ -68,6 +69,12 @@ import Testing
     /// still within 1 s, unknown when unplugged, a turn within 2 s of plugging back.
     static func expectTheBasics(_ run: Run, turnFromStillWithin limit: Int = 1000) {
         print(run.summary)
+        if let resume = run.results["resume"] {
+            // Suspended to idle with the device turned while asleep, woken by a key.
+            #expect(resume["suspends"] as? Int ?? 0 >= 1, "the guest never suspended: \(resume)\n\(run.output)")
+            #expect(resume["heard"] as? String == "portraitUpsideDown", "after the resume: \(resume)\n\(run.output)")
+            #expect((resume["ms"] as? Int ?? .max) <= 1000, "the turn made asleep was heard \(resume["ms"] ?? "never") ms after the resume")
+        }
         let first = run["first-get"]
         #expect(first["first"] as? String == "portrait", "the first get: \(first)\n\(run.output)")
         #expect((first["ms"] as? Int ?? .max) <= 1000, "get answered the pose only after \(first["ms"] ?? "never") ms\n\(run.output)")
@@ -86,9 +93,10 @@ import Testing
     /// hid-sensor-hub and hid-sensor-accel-3d on a hub over uhid: asked for orientd's pace (25 a
     /// second: a 40 ms report interval) and, still, for changes only, so a still hub with a client
     /// sends at most a report a second (none, but for the safety read) and a turn from still is
-    /// heard within 300 ms. It is unplugged once still, while orientd sleeps on its buffer.
+    /// heard within 300 ms. It is unplugged once still, while orientd sleeps on its buffer, and
+    /// last the guest is suspended with the device turned while it sleeps.
     @Test func aHIDSensorHub() throws {
-        let run = try Self.run("hid", arguments: ["--unplug-when-still"])
+        let run = try Self.run("hid", arguments: ["--unplug-when-still", "--suspend"])
         Self.expectTheBasics(run, turnFromStillWithin: 300)
         let still = run["turn-from-still"]
         let reports = still["still_reports"] as? Int ?? .max
@@ -127,9 +135,10 @@ import Testing
 
     /// bmc150 on i2c with no interrupt line, as the kernel leaves it: its events/ files and
     /// buffer, no trigger. Polled from the start and never armed; still for 12 s (past the
-    /// dormant rate), a turn is heard within a second. Unplugged by delete_device.
+    /// dormant rate), a turn is heard within a second. Unplugged by delete_device; suspended
+    /// last, with a turn made while asleep.
     @Test func bmc150WithoutAnInterruptLine() throws {
-        let run = try Self.run("bmc150")
+        let run = try Self.run("bmc150", arguments: ["--suspend"])
         Self.expectTheBasics(run)
         let watch = run["turn-from-still"]["still_watch"] as? String ?? ""
         #expect(watch.contains("its driver registered no trigger"), "status: \(watch)")

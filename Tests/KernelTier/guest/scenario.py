@@ -12,6 +12,7 @@ import argparse
 import json
 import os
 import select
+import signal
 import socket
 import subprocess
 import sys
@@ -126,6 +127,43 @@ class Subscriber:
 
     def close(self):
         self.sock.close()
+
+
+def mapped_files(pid):
+    """Every file process `pid` maps (its binary, its libraries)."""
+    with open(f"/proc/{pid}/maps") as maps:
+        return {line.split(None, 5)[5].strip() for line in maps if len(line.split(None, 5)) == 6 and line.split(None, 5)[5].startswith("/")}
+
+
+def suspend_with_a_turn(sensor, subscriber, daemon, pose):
+    """Suspends the guest (freeze: suspend-to-idle) with the device turned to `pose` while it
+    sleeps, woken by a key on its serial port (scripts/kernel-vm types it); what the subscriber
+    heard after the resume, and after how many ms.
+
+    The kernel freezes every task before it sleeps; orientd is stopped first, so the turn comes
+    after its last read, as a turn made while asleep does. The guest's root is 9p, whose virtio
+    transport does not survive a suspend: every file the two processes map is read into the page
+    cache first, so nothing after the resume needs it."""
+    with open("/sys/class/tty/ttyS0/power/wakeup", "w") as wakeup:
+        wakeup.write("enabled")
+    for path in mapped_files(daemon.process.pid) | mapped_files(os.getpid()):
+        try:
+            with open(path, "rb") as file:
+                while file.read(1 << 20):
+                    pass
+        except OSError:
+            pass
+    os.kill(daemon.process.pid, signal.SIGSTOP)
+    sensor.set_acceleration(*POSES[pose])
+    print("orientd-guest: suspending", flush=True)
+    with open("/sys/power/state", "w") as state:
+        state.write("freeze")
+    resumed = time.monotonic()
+    print("orientd-guest: resumed", flush=True)
+    os.kill(daemon.process.pid, signal.SIGCONT)
+    heard, ms = subscriber.turn_and_hear(sensor, pose, since=resumed)
+    with open("/sys/power/suspend_stats/success") as success:
+        return heard, ms, int(success.read())
 
 
 def follow_ambient_sensors(sensor):
@@ -268,7 +306,7 @@ REFERENCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../.
 
 def start_system_bus():
     """A system bus of the guest's own, open to everyone, as the tests' private bus is."""
-    config = "/tmp/tier-bus.conf"
+    config = "/run/tier-bus.conf"
     with open(config, "w") as file:
         file.write(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -328,7 +366,7 @@ class IioSensorProxy:
 
     def __init__(self):
         self.process = subprocess.Popen([os.path.join(REFERENCE, "usr/sbin/iio-sensor-proxy")], env=reference_environment(),
-                                        stdout=open("/tmp/iio-sensor-proxy.log", "w"), stderr=subprocess.STDOUT)
+                                        stdout=open("/run/iio-sensor-proxy.log", "w"), stderr=subprocess.STDOUT)
 
     def stop(self):
         stop(self.process)
@@ -343,7 +381,7 @@ def compare_on_dbus(options, sensor):
     for name in ("iio-sensor-proxy", "orientd"):
         sensor.set_acceleration(*POSES["portrait"])
         if name == "orientd":
-            daemon = Orientd(options.bin, "/tmp/orientd.log", ["--sensor-proxy", "--no-sensor-proxy-polkit"])
+            daemon = Orientd(options.bin, "/run/orientd.log", ["--sensor-proxy", "--no-sensor-proxy-polkit"])
         else:
             daemon = IioSensorProxy()
         try:
@@ -363,7 +401,7 @@ def compare_on_dbus(options, sensor):
         finally:
             daemon.stop()
             if name == "iio-sensor-proxy":
-                note("iio-sensor-proxy's log:\n" + open("/tmp/iio-sensor-proxy.log").read()[-2000:])
+                note("iio-sensor-proxy's log:\n" + open("/run/iio-sensor-proxy.log").read()[-2000:])
 
 
 def first_get(daemon):
@@ -386,6 +424,8 @@ def main():
                         help="how an i2c chip is unplugged: delete_device, or unbinding its driver")
     parser.add_argument("--unplug-when-still", action="store_true",
                         help="unplug the sensor once it has lain still, not while it is read at the full rate")
+    parser.add_argument("--suspend", action="store_true",
+                        help="suspend the guest with the device turned while it sleeps")
     parser.add_argument("--dbus", action="store_true",
                         help="follow orientd's D-Bus face, then iio-sensor-proxy 3.0, with monitor-sensor instead")
     options = parser.parse_args()
@@ -408,7 +448,7 @@ def main():
         compare_on_dbus(options, sensor)
         return
     sensor.set_acceleration(*POSES["portrait"])
-    daemon = Orientd(options.bin, "/tmp/orientd.log")
+    daemon = Orientd(options.bin, "/run/orientd.log")
     try:
         first, after_ms, last = first_get(daemon)
         result("first-get", first=first, last=last, ms=after_ms)
@@ -438,6 +478,7 @@ def main():
         if hasattr(sensor, "set_illuminance"):
             follow_ambient_sensors(sensor)
 
+
         # Unplugged while followed (while read, or once still: --unplug-when-still): unknown;
         # plugged back: turns again.
         if options.unplug_when_still:
@@ -449,11 +490,29 @@ def main():
         sensor.replug()
         heard, ms = subscriber.turn_and_hear(sensor, "landscapeRight", timeout=10, since=start)
         result("replugged", heard=heard, ms=ms)
+
+        # Last: after a resume the guest's 9p root no longer answers (suspend_with_a_turn).
+        if options.suspend:
+            time.sleep(SETTLE_SECONDS)  # the device lies still, as a machine put to sleep does
+            heard, ms, suspends = suspend_with_a_turn(sensor, subscriber, daemon, "portraitUpsideDown")
+            result("resume", heard=heard, ms=ms, suspends=suspends)
         subscriber.close()
     finally:
         daemon.stop()
         note("orientd's log:\n" + daemon.log())
 
 
+def power_off():
+    """Ends the guest as scripts/kernel-vm's init would once the command is done. After a suspend
+    no process that has a file of the 9p root open can even exit (closing it asks the transport
+    that did not survive), so the scenario says it is done and powers off itself."""
+    print("\norientd-guest: exit 0", flush=True)
+    with open("/proc/sysrq-trigger", "w") as sysrq:
+        sysrq.write("o")
+    time.sleep(60)
+
+
 if __name__ == "__main__":
     main()
+    if "--suspend" in sys.argv:
+        power_off()
