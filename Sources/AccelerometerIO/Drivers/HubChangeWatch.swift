@@ -19,6 +19,7 @@ final class HubChangeWatch: StillWatch {
     private var armed = false
     let releasesCapture = false
     let readsRawWhenAsked = true
+    /// How the still device is watched, for `status` and the log.
     let words: String
 
     init(accelerometer: IIOAccelerometer, stillSensitivity: String, movingSensitivity: String, words: String) {

@@ -18,7 +18,7 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     /// The device's own data-ready trigger, set before capture where no trigger is set.
     private let triggerToSet: String?
     /// What its sampling frequency file says it runs at, once raised; nil without one.
-    public let samplingFrequency: Double?
+    let samplingFrequency: Double?
 
     /// Opens the context at `uri` and every accelerometer in it, the display one first; throws
     /// when there is no display accelerometer, or when it reports a calibration that cannot be

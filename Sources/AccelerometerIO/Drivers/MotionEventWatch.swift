@@ -16,12 +16,10 @@ final class MotionEventWatch: StillWatch {
     private(set) var descriptor: Int32 = -1
     let releasesCapture = true
     let readsRawWhenAsked = false
-    var words: String
 
-    init(sysname: String, enableFiles: [String], words: String = "") {
+    init(sysname: String, enableFiles: [String]) {
         self.sysname = sysname
         self.enableFiles = enableFiles
-        self.words = words
     }
 
     deinit { close() }

@@ -11,8 +11,6 @@ protocol StillWatch: AnyObject {
     /// Whether reads the watch did not ask for (a safety read, a client's request) read the raw
     /// attributes: a hub's buffer holds only changes, so an empty one says nothing of now.
     var readsRawWhenAsked: Bool { get }
-    /// How the still device is watched, for `status` and the log.
-    var words: String { get }
     func arm() throws(MotionWatchError)
     /// Called when `descriptor` is readable: how many motions it signalled (0: none after all).
     func takeEvents() throws(MotionWatchError) -> Int

@@ -284,8 +284,7 @@ public final class SensorPoller: SampleFeed, Sendable {
                 }
             }
             logger.info("\(info.device) signals motion itself: while the device is still, orientd reads nothing and sleeps on its motion event (events/\(files.joined(separator: ", ")), \(threshold)), with a safety read every \(period) s")
-            watch.words = "its motion event wakes orientd (events/\(files.joined(separator: ", ")), \(threshold)); nothing is read until it fires, but for a safety read every \(period) s"
-            return (watch, watch.words)
+            return (watch, "its motion event wakes orientd (events/\(files.joined(separator: ", ")), \(threshold)); nothing is read until it fires, but for a safety read every \(period) s")
         case .events(let files):
             logger.info("\(info.device) can signal motion itself (events/\(files.joined(separator: ", "))), but safety-read-seconds is 0 or still-rate is not below rate: a still device is \(polled)")
             return (nil, "\(polled) (its motion event is not used: safety-read-seconds is 0 or still-rate is not below rate)")
