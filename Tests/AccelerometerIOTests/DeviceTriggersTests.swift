@@ -18,6 +18,19 @@ import Testing
         #expect(found.showInterruptLine)
     }
 
+    /// A trigger ending in "-dev<N>" belongs to iio:deviceN, whatever it starts with (as in
+    /// iio-sensor-proxy's buffered scenario), and never to a sibling of the same name.
+    @Test func theDeviceNumberDecides() {
+        let named = DeviceTriggers(deviceName: "IIO Test Accelerometer", deviceID: "iio:device0", triggers: ["accel_3d-dev0"])
+        #expect(named.dataReady == "accel_3d-dev0")
+        let sibling = DeviceTriggers(deviceName: "bmc150_accel", deviceID: "iio:device1",
+                                     triggers: ["bmc150_accel-dev0", "bmc150_accel-any-motion-dev0"])
+        #expect(sibling.own.isEmpty, "the display bmc150's triggers are not the base's")
+        #expect(!sibling.showInterruptLine)
+        let nameless = DeviceTriggers(deviceName: "", deviceID: "iio:device2", triggers: ["lis3dh-trigger", "als-dev1"])
+        #expect(nameless.own.isEmpty)
+    }
+
     @Test func noTriggerOfItsOwnMeansNoInterruptLine() {
         // bmc150 on an i2c bus with no IRQ: the hub's trigger beside it is not its own.
         let found = DeviceTriggers(deviceName: "bmc150_accel", deviceID: "iio:device1", triggers: ["accel_3d-dev0"])

@@ -19,6 +19,7 @@ final class HubChangeWatch: StillWatch {
     private var armed = false
     let releasesCapture = false
     let readsRawWhenAsked = true
+    let signal = "its hub's change reports"
     /// How the still device is watched, for `status` and the log.
     let words: String
 
@@ -48,17 +49,22 @@ final class HubChangeWatch: StillWatch {
         armed = true
     }
 
+    /// A report came: the device moved (a report that queued before the arming wakes it once
+    /// too, and the read that follows finds it still). Every change is reported again.
     func takeEvents() throws(MotionWatchError) -> Int {
         guard armed else { return 0 }
-        try write(movingSensitivity)
-        armed = false
+        try interrupted()
         return 1
     }
 
-    func close() {
+    func interrupted() throws(MotionWatchError) {
         guard armed else { return }
-        try? write(movingSensitivity)
         armed = false
+        try write(movingSensitivity)
+    }
+
+    func close() {
+        try? interrupted()
     }
 
     private func write(_ value: String) throws(MotionWatchError) {

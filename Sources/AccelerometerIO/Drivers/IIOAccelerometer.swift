@@ -59,13 +59,12 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         let device = found.device
         self.context = context
         self.device = device
-        let triggerNames = context.triggerNames
-        let triggers = DeviceTriggers(deviceName: device.name ?? device.id, deviceID: device.id, triggers: triggerNames)
+        let triggers = DeviceTriggers(deviceName: device.name ?? device.id, deviceID: device.id, triggers: context.triggerNames)
         let currentTrigger = context.currentTrigger(of: device)
-        // A buffer that takes a trigger runs only with one: none set and none on the machine (its
-        // driver registered none: no interrupt line wired) means polling from the start, not a
-        // second of an empty buffer. Another device's trigger may be set by hand: the buffer is tried.
-        let bufferClocked = currentTrigger.map { !$0.isEmpty || triggers.dataReady != nil || !triggerNames.isEmpty } ?? true
+        // A buffer that takes a trigger (it has the trigger file) runs only with one set, or one
+        // of its own to set: without, its driver registered none (no interrupt line is wired), and
+        // it is polled from the start, not after a second of an empty buffer.
+        let bufferClocked = currentTrigger.map { !$0.isEmpty || triggers.dataReady != nil } ?? true
         canCapture = context.isBufferCapable(device) && bufferClocked
         triggerToSet = currentTrigger == "" ? triggers.dataReady : nil
         canPoll = (try? context.channelAttribute("raw", of: "accel_x", on: device)) != nil
@@ -94,7 +93,7 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         samplingFrequency = Self.raiseSamplingFrequency(of: device, in: context, minimum: canCapture ? max(rate, SamplingFrequency.minimum) : SamplingFrequency.minimum,
                                                         logger: logger)
         if context.isBufferCapable(device), !bufferClocked {
-            logger.info("\(device) has a buffer but no trigger to clock it (its driver registered none: no interrupt line is wired, and there is no other trigger), so orientd polls its raw attributes")
+            logger.info("\(device) has a buffer but no trigger to clock it (its driver registered none: no interrupt line is wired), so orientd polls its raw attributes")
         }
     }
 
@@ -147,9 +146,12 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
               parseDecimal(moving) != nil
         else { return nil }
         // In thousandths: the kernel keeps no finer (the field's exponent), and the log stays readable.
-        let still = formatDecimal(max(1, (HubChangeWatch.sensitivity(forMotion: motionThreshold, scale: info.calibration.x.scale) * 1000).rounded()) / 1000)
+        let stillValue = max(1, (HubChangeWatch.sensitivity(forMotion: motionThreshold, scale: info.calibration.x.scale) * 1000).rounded()) / 1000
+        let still = formatDecimal(stillValue)
+        // The still value found at open was left by an orientd that died armed: the hub's own is 0.
+        let leftBehind = parseDecimal(moving).map { abs($0 - stillValue) < 0.0005 } ?? false
         let pace = samplingFrequency.map { " at \(formatDecimal($0)) Hz" } ?? ""
-        return HubChangeWatch(accelerometer: self, stillSensitivity: still, movingSensitivity: moving,
+        return HubChangeWatch(accelerometer: self, stillSensitivity: still, movingSensitivity: leftBehind ? "0" : moving,
                               words: "its hub reports\(pace) only changes over \(still) (\(HubChangeWatch.file), about \(formatDecimal(motionThreshold)) m/s²)")
     }
 

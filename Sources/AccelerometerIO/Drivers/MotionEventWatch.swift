@@ -16,6 +16,7 @@ final class MotionEventWatch: StillWatch {
     private(set) var descriptor: Int32 = -1
     let releasesCapture = true
     let readsRawWhenAsked = false
+    let signal = "its motion event"
 
     init(sysname: String, enableFiles: [String]) {
         self.sysname = sysname
@@ -51,6 +52,9 @@ final class MotionEventWatch: StillWatch {
         if count < 0 { throw .descriptorFailed(reason: Self.text(Int32(-count))) }
         return count
     }
+
+    /// The events stay enabled: they fire on a motion the read does not see.
+    func interrupted() {}
 
     /// Disables the events and closes the descriptor.
     func close() {

@@ -11,9 +11,14 @@ protocol StillWatch: AnyObject {
     /// Whether reads the watch did not ask for (a safety read, a client's request) read the raw
     /// attributes: a hub's buffer holds only changes, so an empty one says nothing of now.
     var readsRawWhenAsked: Bool { get }
+    /// What signals motion, for the log and `status`: "its motion event".
+    var signal: String { get }
     func arm() throws(MotionWatchError)
     /// Called when `descriptor` is readable: how many motions it signalled (0: none after all).
     func takeEvents() throws(MotionWatchError) -> Int
-    /// Disarms it for good (the device closes, or nobody needs readings).
+    /// The watch ended without its signal (a safety read, a client's request): whatever the read
+    /// finds must reach orientd as when the device moves (a hub reports every change again).
+    func interrupted() throws(MotionWatchError)
+    /// Disarms it until the next `arm` (nobody needs readings), or for good (the device closes).
     func close()
 }

@@ -207,10 +207,10 @@ public final class SensorPoller: SampleFeed, Sendable {
                 do {
                     try armed.arm()
                     loop.motionWatchArmed(at: MonotonicClock.now())
-                    logger.debug("the device is still: reading nothing until \(armed.releasesCapture ? "its motion event fires" : "its hub reports a change") (a safety read every \(formatDecimal(loop.settings.safetyReadPeriod ?? 0)) s)")
+                    logger.debug("the device is still: reading nothing until \(armed.signal) \(armed.releasesCapture ? "fires" : "come") (a safety read every \(formatDecimal(loop.settings.safetyReadPeriod ?? 0)) s)")
                 } catch {
                     watch = nil
-                    stopWatching(because: "\(error)", device: sources.first?.info.device, loop: &loop, at: now)
+                    stopWatching(armed, because: "\(error)", device: sources.first?.info.device, loop: &loop, at: now)
                 }
             case .waitForMotion(let until):
                 guard let watched = watch else { loop.motionWatchFailed(at: now); continue }
@@ -228,26 +228,38 @@ public final class SensorPoller: SampleFeed, Sendable {
                         }
                     } catch {
                         watch = nil
-                        stopWatching(because: "\(error)", device: sources.first?.info.device, loop: &loop, at: now)
+                        stopWatching(watched, because: "\(error)", device: sources.first?.info.device, loop: &loop, at: now)
                     }
                 case .failed(let error):
                     watch = nil
-                    stopWatching(because: "waiting on its event descriptor failed (\(String(cString: strerror(error))))",
+                    stopWatching(watched, because: "waiting on its descriptor failed (\(String(cString: strerror(error))))",
                                  device: sources.first?.info.device, loop: &loop, at: now)
                 }
             case .watchEnded(let time, let byMotion):
-                if !byMotion, watch?.readsRawWhenAsked == true { capture.readRawNext(0, at: time) }
+                if !byMotion, let ended = watch {
+                    if ended.readsRawWhenAsked { capture.readRawNext(0, at: time) }
+                    do {
+                        try ended.interrupted()
+                    } catch {
+                        watch = nil
+                        stopWatching(ended, because: "\(error)", device: sources.first?.info.device, loop: &loop, at: now)
+                    }
+                }
                 onReading(.watchEnded(time: time, byMotion: byMotion))
             case .motionEventMissed(let givingUp):
                 let device = sources.first?.info.device ?? "the accelerometer"
+                let signal = watch?.signal ?? "its motion event"
                 guard givingUp else {
-                    logger.notice("\(device) moved without raising its motion event (the safety read saw it); if this repeats, orientd reads a still device instead of waiting on the event")
+                    logger.notice("\(device) moved unseen by \(signal) (the safety read saw it); if this repeats, orientd reads a still device instead of waiting on it")
                     continue
                 }
+                let interrupt = watch?.releasesCapture == false
+                    ? "the hub seems not to honour its change sensitivity"
+                    : "its interrupt seems not to be wired (the firmware may give it no IRQ)"
                 watch = nil
                 let polled = stillReads(loop.settings)
-                logger.warning("\(device) moved \(SensorLoop.missesBeforePolling) times in a row without raising its motion event: its interrupt seems not to be wired (the firmware may give it no IRQ); a still device is \(polled) instead until it is reopened")
-                onReading(.stillWatch("\(polled) (its motion event never fired when it moved)"))
+                logger.warning("\(device) moved \(SensorLoop.missesBeforePolling) times in a row unseen by \(signal): \(interrupt); a still device is \(polled) instead until it is reopened")
+                onReading(.stillWatch("\(polled) (\(signal) missed the device's motion)"))
             case .paceChanged(.dormant):
                 logger.debug("the device has been still for long: reading it \(formatDecimal(1 / loop.settings.dormantPeriod)) times a second until it moves")
             case .paceChanged(.still):
@@ -309,11 +321,11 @@ public final class SensorPoller: SampleFeed, Sendable {
     }
 
     /// The motion event failed: the still device is read at the still rate until it reopens.
-    private func stopWatching(because reason: String, device: String?, loop: inout SensorLoop, at time: Double) {
+    private func stopWatching(_ failed: any StillWatch, because reason: String, device: String?, loop: inout SensorLoop, at time: Double) {
         let polled = stillReads(loop.settings)
         logger.warning("\(device ?? "the accelerometer"): \(reason); a still device is \(polled) instead until it is reopened")
         loop.motionWatchFailed(at: time)
-        onReading(.stillWatch("\(polled) (its motion event failed: \(reason))"))
+        onReading(.stillWatch("\(polled) (\(failed.signal) failed: \(reason))"))
     }
 
     /// Reads (or takes what was captured from) every source and hands each sample or failure to

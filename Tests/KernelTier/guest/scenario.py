@@ -53,11 +53,11 @@ def wait_until(condition, timeout, every=0.01):
         time.sleep(every)
 
 
-def stop(process):
-    """Ends a daemon as systemd would: SIGTERM, then SIGKILL after 10 s."""
+def stop(process, grace=10):
+    """Ends a daemon as systemd would: SIGTERM, then SIGKILL after `grace` seconds."""
     process.terminate()
     try:
-        process.wait(10)
+        process.wait(grace)
     except subprocess.TimeoutExpired:
         process.kill()
 
@@ -217,8 +217,8 @@ class Orientd:
         with open(self.log_path) as log:
             return log.read()
 
-    def stop(self):
-        stop(self.process)
+    def stop(self, grace=10):
+        stop(self.process, grace)
 
 
 class PluggableHub:
@@ -253,6 +253,10 @@ class PluggableHub:
 
     def set_proximity(self, near):
         self.hub.set_proximity(near)
+
+    def change_sensitivity(self):
+        """The accelerometer's change sensitivity as the kernel last set it, in g."""
+        return self.hub.properties("accel_3d")["change_sensitivity_value"]
 
     def report_interval_ms(self):
         return self.hub.properties("accel_3d").get("report_interval_ms")
@@ -368,8 +372,8 @@ class IioSensorProxy:
         self.process = subprocess.Popen([os.path.join(REFERENCE, "usr/sbin/iio-sensor-proxy")], env=reference_environment(),
                                         stdout=open("/run/iio-sensor-proxy.log", "w"), stderr=subprocess.STDOUT)
 
-    def stop(self):
-        stop(self.process)
+    def stop(self, grace=10):
+        stop(self.process, grace)
 
 
 def compare_on_dbus(options, sensor):
@@ -496,9 +500,17 @@ def main():
             time.sleep(SETTLE_SECONDS)  # the device lies still, as a machine put to sleep does
             heard, ms, suspends = suspend_with_a_turn(sensor, subscriber, daemon, "portraitUpsideDown")
             result("resume", heard=heard, ms=ms, suspends=suspends)
+        if hasattr(sensor, "change_sensitivity"):
+            # Lying still, so orientd stops while the hub reports only changes.
+            time.sleep(SETTLE_SECONDS)
+            result("armed", change_sensitivity=sensor.change_sensitivity())
         subscriber.close()
     finally:
-        daemon.stop()
+        # After a suspend orientd cannot exit (suspend_with_a_turn): what it does on SIGTERM is
+        # done within a second or two, its exit never.
+        daemon.stop(grace=2 if options.suspend else 10)
+        if hasattr(sensor, "change_sensitivity"):
+            result("stopped", change_sensitivity=sensor.change_sensitivity())
         note("orientd's log:\n" + daemon.log())
 
 
