@@ -53,6 +53,21 @@ private final class SilentBuffer: AccelerometerSource, BufferedCapture {
         #expect(source.stopped == 0)
     }
 
+    /// A buffer released while a motion event is slept on: the safety read reads the raw
+    /// attributes rather than restart the buffer and take it at once, empty; the read after it
+    /// starts the capture again.
+    @Test func aReleasedBufferIsReadRawOnceWhenAsked() {
+        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        let source = SilentBuffer(canPoll: true)
+        var schedule = CaptureSchedule(for: [source])
+        #expect(schedule.samples(of: source, at: 0, now: 0, budget: 0.01, logger: logger) == [])
+        schedule.release([source])
+        #expect(source.stopped == 1)
+        schedule.readRawNext(0, at: 20)
+        #expect(schedule.samples(of: source, at: 0, now: 20, budget: 0.01, logger: logger) == nil, "read raw")
+        #expect(schedule.samples(of: source, at: 0, now: 20.04, budget: 0.01, logger: logger) == [], "then captured again")
+    }
+
     /// With kernel timestamps, the newest scan is now and the others keep their spacing.
     @Test func kernelTimestampsSpaceTheScans() {
         let captured: [(acceleration: Vector3, timestamp: Int64?)] = [

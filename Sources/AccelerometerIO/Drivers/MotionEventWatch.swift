@@ -15,7 +15,9 @@ final class MotionEventWatch: StillWatch {
     let enableFiles: [String]
     private(set) var descriptor: Int32 = -1
     let releasesCapture = true
-    let readsRawWhenAsked = false
+    /// Arming released the buffer: a safety read that restarted it would take at once, before the
+    /// kernel has a sample, and never see that the device moved.
+    let readsRawWhenAsked = true
     let signal = "its motion event"
 
     init(sysname: String, enableFiles: [String]) {
