@@ -136,6 +136,9 @@ extension IntegrationTests {
             #expect(waitUntil(timeout: 20) { daemon.log.contains("cannot get the event descriptor") }, "\(daemon.log)")
             #expect(daemon.log.contains("(IIO_GET_EVENT_FD_IOCTL: Device or resource busy); a still device is read 3 times a second, 1.25 once still for 10 s instead"))
             #expect(try Self.stillWatch(daemon).contains("its motion event failed"))
+            for axis in ["x", "y", "z"] {
+                #expect(sensor.value(of: "events/in_accel_\(axis)_roc_either_en") == "0", "a refused descriptor leaves the events enabled")
+            }
             _ = reads.take()
             #expect(waitUntil(timeout: 5) { reads.take() > 0 }, "a still device must still be read")
             sensor.turn(to: .landscapeLeft)

@@ -49,7 +49,7 @@ public enum MotionEvents {
         return names
     }
 
-    private static func firstLine(of path: String) -> String? {
+    static func firstLine(of path: String) -> String? {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
