@@ -52,6 +52,8 @@ public enum MotionWakeUp: Equatable, Sendable {
         let file: String
         let kind: String
         let direction: String
+        /// On the AND of the axes, `x&y&z`.
+        let andCombined: Bool
 
         /// Reads "in_accel_x_roc_either_en", "in_accel_mag_rising_en", "in_accel_x&y&z_mag_rising_en",
         /// "in_accel_x_raw_roc_rising_en";
@@ -59,6 +61,7 @@ public enum MotionWakeUp: Equatable, Sendable {
         init?(_ file: String) {
             guard file.hasPrefix("in_accel_"), file.hasSuffix("_en") else { return nil }
             var parts = file.dropFirst("in_accel_".count).dropLast("_en".count).split(separator: "_").map(String.init)
+            andCombined = parts.first == "x&y&z"
             if let axis = parts.first, ["x", "y", "z", "x&y&z", "x|y|z"].contains(axis) { parts.removeFirst() }
             if parts.first == "raw" { parts.removeFirst() }
             guard parts.count >= 2, let direction = parts.last, ["rising", "falling", "either"].contains(direction) else { return nil }
@@ -71,7 +74,9 @@ public enum MotionWakeUp: Equatable, Sendable {
     /// The wake-up for a device named `deviceName` whose `events/` directory holds `eventFiles`
     /// (empty when it has none).
     public static func choose(deviceName: String, eventFiles: [String]) -> MotionWakeUp {
-        let events = eventFiles.compactMap(EventFile.init).filter { $0.direction != "falling" }
+        // An AND-combined event fires only when every axis agrees: bmi270's no-motion is a `roc`
+        // rising on x&y&z, which fires while the device is still.
+        let events = eventFiles.compactMap(EventFile.init).filter { $0.direction != "falling" && !$0.andCombined }
         guard !events.isEmpty else { return .polling(reason: "\(deviceName) has no accelerometer event that signals motion") }
         let trusted = motionKinds + (highPassedEvents[normalized(deviceName)].map { [$0] } ?? [])
         for kind in trusted {
@@ -82,9 +87,20 @@ public enum MotionWakeUp: Equatable, Sendable {
         return .polling(reason: "the events of \(deviceName) (\(kinds)) may fire on gravity alone")
     }
 
-    /// "kxcjk-1013", "KXCJK1013:00" → "kxcjk1013": drivers and ACPI spell names differently.
+    /// The chip each ACPI id stands for, where a driver names its IIO device after the ACPI
+    /// device: kxcjk-1013.c's `kx_acpi_match` (its name is then "i2c-KIOX000A:00").
+    static let acpiChips: [String: String] = [
+        "kxcj1013": "kxcjk1013", "kxcj1008": "kxcj91008", "kxcj9000": "kxcj91008", "kiox0008": "kxcj91008",
+        "kiox0009": "kxtj21009", "kiox000a": "kxcj91008", "kiox010a": "kxcj91008", "kiox020a": "kxcj91008",
+        "kxtj1009": "kxtj21009", "kxj2109": "kxtj21009", "smo8500": "kxcj91008",
+    ]
+
+    /// "kxcjk-1013" → "kxcjk1013"; an ACPI device name, "i2c-KIOX000A:00" → its chip, "kxcj91008":
+    /// drivers and ACPI spell names differently.
     static func normalized(_ name: String) -> String {
-        let base = name.split(separator: ":").first.map(String.init) ?? name
-        return String(base.lowercased().filter { $0.isLetter || $0.isNumber })
+        var base = Substring(name.split(separator: ":").first ?? Substring(name))
+        if base.hasPrefix("i2c-") { base = base.dropFirst(4) }
+        let letters = String(base.lowercased().filter { $0.isLetter || $0.isNumber })
+        return acpiChips[letters] ?? letters
     }
 }

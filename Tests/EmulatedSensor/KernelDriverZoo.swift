@@ -65,14 +65,19 @@ public enum KernelDriverZoo {
         }(),
         {
             let machine = hwdb("sensor:modalias:acpi:KIOX000A*:dmi:*:svnARCHOS:pnARCHOS101CESIUM:*", matrix: "-1, 0, 0; 0, 1, 0; 0, 0, 1")
-            var layout = KernelDriverLayout(driver: "kxcjk_1013", source: "drivers/iio/accel/kxcjk-1013.c", name: "KIOX000A:00",
+            // Under ACPI the IIO name is the i2c client's device name (kxcjk1013_match_acpi_device
+            // returns dev_name(), which i2c-core-base.c's i2c_dev_set_name makes "i2c-" + the ACPI name).
+            var layout = KernelDriverLayout(driver: "kxcjk_1013", source: "drivers/iio/accel/kxcjk-1013.c", name: "i2c-KIOX000A:00",
                                             scale: (.byType, "0.019163"), countsPerG: 512, machine: machine.machine)
             layout.properties = machine.properties
             layout.mountMatrixFile = "in_accel_mount_matrix"
             layout.samplingFrequencyFile = "in_accel_sampling_frequency"
             layout.scanType = "le:s12/16>>4"
-            layout.triggers = ["KIOX000A:00-dev0", "KIOX000A:00-any-motion-dev0"]
-            layout.events = ["in_accel_thresh_either_en", "in_accel_thresh_either_value", "in_accel_thresh_either_period"]
+            layout.triggers = ["i2c-KIOX000A:00-dev0", "i2c-KIOX000A:00-any-motion-dev0"]
+            // Per axis, as Linux 6.1 lays them out (seen on the real kernel, Tests/KernelTier).
+            layout.events = ["x", "y", "z"].flatMap { axis in
+                ["en", "value", "period"].map { "in_accel_\(axis)_thresh_either_\($0)" }
+            }
             return layout
         }(),
         {

@@ -25,8 +25,10 @@ import Testing
             == .events(enable: ["in_accel_mag_rising_en"]))
     }
 
+    /// Under ACPI the driver names its IIO device after the i2c client, "i2c-KIOX000A:00"
+    /// (kxcjk1013_match_acpi_device returns dev_name(); i2c_dev_set_name prefixes "i2c-").
     @Test("kxcjk-1013's threshold event is its wake-up engine, however the name is spelt",
-          arguments: ["kxcjk1013", "KXCJK1013:00", "kxcjk-1013", "kxtj21009"])
+          arguments: ["kxcjk1013", "KXCJK1013:00", "kxcjk-1013", "kxtj21009", "i2c-KIOX000A:00", "i2c-KXCJ1013:00", "i2c-SMO8500:00"])
     func kxcjkThresholdIsMotion(name: String) {
         let files = ["in_accel_thresh_either_en", "in_accel_thresh_either_value", "in_accel_thresh_either_period"]
         #expect(MotionWakeUp.choose(deviceName: name, eventFiles: files) == .events(enable: ["in_accel_thresh_either_en"]))
@@ -48,6 +50,17 @@ import Testing
     func noMotionEventPolls(files: [String]) {
         guard case .polling = MotionWakeUp.choose(deviceName: "mma8452", eventFiles: files) else {
             Issue.record("chose an event among \(files)")
+            return
+        }
+    }
+
+    /// bmi270's no-motion detector is a rate of change rising on the AND of the axes: it fires
+    /// while the device is still, never on motion; its any-motion is on the OR.
+    @Test func anAndCombinedEventIsNeverChosen() {
+        let files = ["in_accel_x&y&z_roc_rising_en", "in_accel_x|y|z_roc_rising_en", "in_accel_roc_rising_value"]
+        #expect(MotionWakeUp.choose(deviceName: "bmi270", eventFiles: files) == .events(enable: ["in_accel_x|y|z_roc_rising_en"]))
+        guard case .polling = MotionWakeUp.choose(deviceName: "bmi270", eventFiles: ["in_accel_x&y&z_roc_rising_en"]) else {
+            Issue.record("the no-motion event was chosen")
             return
         }
     }
