@@ -9,6 +9,6 @@ final class PollerDemand: SensorDemand {
 
     func hold() { demand.hold() }
     func release() { demand.release() }
-    func request() { demand.request() }
+    func request(needsFreshReading: Bool) { demand.request(needsFreshReading: needsFreshReading) }
     var isReading: Bool { demand.isReading }
 }

@@ -103,6 +103,20 @@ import Testing
 
     // MARK: Freshness
 
+    /// A flood of gets answered from a recent reading asks the sensor for nothing fresh: a device
+    /// watched still (its motion event slept on) is not read once per request.
+    @Test func getsAnsweredFromARecentReadingAskForNoFreshReading() throws {
+        let harness = HubHarness()
+        harness.sensorReads(.portrait)
+        let client = try harness.connect()
+        _ = try client.received()
+        for id in 1...20 { try client.send(#"{"id":\#(id),"method":"get"}"# + "\n") }
+        client.channel.read()
+        #expect(try client.received().count == 20, "every get answered at once")
+        #expect(harness.demand.requests == 20, "each keeps the sensor read for a while")
+        #expect(harness.demand.freshRequests == 0, "none needs a fresh reading")
+    }
+
     @Test func aGetWhileTheSensorSleepsWaitsForTheReadingAndTheRestWaitBehindIt() throws {
         let harness = HubHarness()
         harness.sensorReads(.portrait)
@@ -115,6 +129,7 @@ import Testing
         #expect(try client.received().isEmpty)
         #expect(client.socket.reads == readsBefore, "nothing more is read while a request waits")
         #expect(harness.demand.requests == 1, "the get wakes the sensor")
+        #expect(harness.demand.freshRequests == 1, "for a fresh reading")
 
         harness.hub.publish(.landscapeRight, at: 2)
         harness.hub.sensorRead(at: harness.now)

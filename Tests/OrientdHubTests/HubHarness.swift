@@ -58,16 +58,23 @@ final class HubHarness: @unchecked Sendable {
 
 /// Counts what the hub asks of the sensor.
 final class CountingDemand: SensorDemand, @unchecked Sendable {
-    private let counts = NIOLockedValueBox((holds: 0, releases: 0, requests: 0))
+    private let counts = NIOLockedValueBox((holds: 0, releases: 0, requests: 0, fresh: 0))
     private let readingNow = NIOLockedValueBox(true)
     var holds: Int { counts.withLockedValue { $0.holds } }
     var releases: Int { counts.withLockedValue { $0.releases } }
     var requests: Int { counts.withLockedValue { $0.requests } }
+    /// Requests that needed a fresh reading.
+    var freshRequests: Int { counts.withLockedValue { $0.fresh } }
     /// Holds not released yet.
     var held: Int { counts.withLockedValue { $0.holds - $0.releases } }
     func hold() { counts.withLockedValue { $0.holds += 1 } }
     func release() { counts.withLockedValue { $0.releases += 1 } }
-    func request() { counts.withLockedValue { $0.requests += 1 } }
+    func request(needsFreshReading: Bool) {
+        counts.withLockedValue {
+            $0.requests += 1
+            if needsFreshReading { $0.fresh += 1 }
+        }
+    }
     /// True unless the test says the sensor sleeps.
     var isReading: Bool {
         get { readingNow.withLockedValue { $0 } }

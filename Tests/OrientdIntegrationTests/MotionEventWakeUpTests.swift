@@ -72,9 +72,12 @@ extension IntegrationTests {
             _ = waitUntil(timeout: 2) { monotonicNow() >= windowEnd }
             #expect(reads.take() == 0, "a watched still device was read:\n\(daemon.log)")
 
-            // A client's get is answered from a fresh read, and the device is watched again.
+            // A client's get is answered from a fresh read, and the device is watched again; a
+            // flood of gets right after is answered from that read, not one read each.
             #expect(try daemon.currentOrientation() == "portrait")
             #expect(reads.take() >= 1, "the get was answered without a fresh read")
+            for _ in 0..<10 { #expect(try daemon.currentOrientation() == "portrait") }
+            #expect(reads.take() <= 2, "a flood of gets read the watched device once each")
             #expect(waitUntil(timeout: 10) { Self.armings(daemon) >= 2 }, "not watched again after the get:\n\(daemon.log)")
 
             // A turn: the interrupt brings the reads back, and the turn is published.

@@ -25,7 +25,7 @@ import Testing
         var held: Int { count.withLockedValue { $0 } }
         func hold() { count.withLockedValue { $0 += 1 } }
         func release() { count.withLockedValue { $0 -= 1 } }
-        func request() {}
+        func request(needsFreshReading: Bool) {}
         var isReading: Bool { true }
     }
 

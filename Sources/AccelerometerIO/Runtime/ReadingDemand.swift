@@ -29,11 +29,12 @@ public final class ReadingDemand: Sendable {
     /// A subscription no longer needs readings.
     public func release() { change { $0.holders = max(0, $0.holders - 1) } }
 
-    /// A one-off request: read for a few seconds from now.
-    public func request(at time: Double = MonotonicClock.now()) {
-        change { state in
+    /// A one-off request: read for a few seconds from now. A poller sleeping on the device's
+    /// motion is woken to read once only when the request `needsFreshReading`.
+    public func request(at time: Double = MonotonicClock.now(), needsFreshReading: Bool = true) {
+        change(wakingAWatch: needsFreshReading) { state in
             state.lastRequest = time
-            if state.watchingMotion { state.requestWhileWatching = true }
+            if state.watchingMotion, needsFreshReading { state.requestWhileWatching = true }
         }
     }
 
@@ -73,10 +74,12 @@ public final class ReadingDemand: Sendable {
     func onDemand(_ wake: @escaping @Sendable () -> Void) { state.withLock { $0.wakeUp = wake } }
 
     /// Changes the demand; wakes the poller (outside the lock) if it sleeps.
-    private func change(_ body: (inout State) -> Void) {
+    /// `wakingAWatch`: a poller sleeping on the motion event is woken too (else only one asleep
+    /// for want of demand).
+    private func change(wakingAWatch: Bool = true, _ body: (inout State) -> Void) {
         let wake: (@Sendable () -> Void)? = state.withLock { state in
             body(&state)
-            return state.reading && !state.watchingMotion ? nil : state.wakeUp
+            return state.reading && !(state.watchingMotion && wakingAWatch) ? nil : state.wakeUp
         }
         wake?()
     }

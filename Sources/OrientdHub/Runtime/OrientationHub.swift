@@ -325,7 +325,9 @@ public final class OrientationHub: Sendable {
             return (answered.isEmpty ? ticket : nil, answered)
         }
         for waiter in answered { waiter() }
-        if sensor == .accelerometer { demand?.request() }
+        // Answered from a recent reading, a `get` reads nothing: a flood of them must not make a
+        // device watched still be read once per request.
+        if sensor == .accelerometer { demand?.request(needsFreshReading: answered.isEmpty) }
         return ticket
     }
 

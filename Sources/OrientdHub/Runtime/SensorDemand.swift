@@ -5,8 +5,9 @@ public protocol SensorDemand: AnyObject, Sendable {
     func hold()
     /// A subscription no longer needs readings.
     func release()
-    /// A one-off request (a `get`): read for a few seconds from now.
-    func request()
+    /// A one-off request (a `get`): read for a few seconds from now. `needsFreshReading`: the
+    /// hub has no reading recent enough to answer with, so a sensor not read now must be read.
+    func request(needsFreshReading: Bool)
     /// Whether the sensor is being read now.
     var isReading: Bool { get }
 }
