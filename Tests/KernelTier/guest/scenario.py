@@ -204,9 +204,6 @@ class Orientd:
                                    env=dict(os.environ, ORIENTD_SOCKET=SOCKET), timeout=timeout)
         return completed.stdout.strip()
 
-    def get(self):
-        return self.ctl("get")
-
     def status(self):
         try:
             return json.loads(self.ctl("status", "--json"))
@@ -408,12 +405,27 @@ def compare_on_dbus(options, sensor):
                 note("iio-sensor-proxy's log:\n" + open("/run/iio-sensor-proxy.log").read()[-2000:])
 
 
+def get_over_socket():
+    """The orientation a `get` on the socket answers (what `orientctl get` prints, without a
+    process to start under an emulated CPU)."""
+    client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    client.settimeout(10)
+    client.connect(SOCKET)
+    stream = client.makefile("rwb")
+    stream.readline()  # hello
+    stream.write(b'{"id":1,"method":"get"}\n')
+    stream.flush()
+    reply = json.loads(stream.readline() or b"{}")
+    client.close()
+    return reply.get("result", {}).get("orientation")
+
+
 def first_get(daemon):
-    """What `orientctl get` first answered once orientd served its socket, and how long after
-    that it first answered with the pose the device is in."""
+    """What a `get` first answered once orientd served its socket, and how long after that a
+    `get` first answered the pose the device is in."""
     answers = []
     def answered():
-        answers.append(daemon.get())
+        answers.append(get_over_socket())
         return answers[-1] == "portrait"
     wait_until(answered, 10, every=0.05)
     return answers[0], round((time.monotonic() - daemon.serving) * 1000), answers[-1]
