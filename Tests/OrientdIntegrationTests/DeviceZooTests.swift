@@ -45,7 +45,8 @@ extension IncumbentComparisons {
                                              standardError: bench.directory + "/iio-sensor-proxy.log")
             defer { reference.stop() }
             var log: String { (try? String(contentsOfFile: bench.directory + "/iio-sensor-proxy.log", encoding: .utf8)) ?? "" }
-            guard waitUntil(timeout: 10, { bench.property("HasAccelerometer") != nil }) else { return ["never took its name", "log:\n\(log)"] }
+            // 30 s at most: sixteen at once beside a kernel-tier guest, one took more than 10 (a CI run).
+            guard waitUntil(timeout: 30, { bench.property("HasAccelerometer") != nil }) else { return ["never took its name", "log:\n\(log)"] }
             guard bench.property("HasAccelerometer") == "b true" else { return ["no accelerometer", "log:\n\(log)"] }
             let client = try ProxyClaimer(on: bench)
             let ask = client.ask
