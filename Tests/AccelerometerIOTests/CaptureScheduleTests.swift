@@ -47,7 +47,7 @@ private final class SilentBuffer: AccelerometerSource, BufferedCapture {
         #expect(schedule.samples(of: source, at: 0, now: 0, budget: 0.01, logger: logger) == [])
         schedule.quiet(0, at: 20)
         #expect(schedule.samples(of: source, at: 0, now: 20.5, budget: 0.01, logger: logger) == [], "still its buffer")
-        schedule.readRawNext(0, at: 40)
+        schedule.readRawNext(0)
         #expect(schedule.samples(of: source, at: 0, now: 40, budget: 0.01, logger: logger) == nil, "read raw, once")
         #expect(schedule.samples(of: source, at: 0, now: 40.5, budget: 0.01, logger: logger) == [], "then its buffer again")
         #expect(source.stopped == 0)
@@ -63,7 +63,7 @@ private final class SilentBuffer: AccelerometerSource, BufferedCapture {
         #expect(schedule.samples(of: source, at: 0, now: 0, budget: 0.01, logger: logger) == [])
         schedule.release([source])
         #expect(source.stopped == 1)
-        schedule.readRawNext(0, at: 20)
+        schedule.readRawNext(0)
         #expect(schedule.samples(of: source, at: 0, now: 20, budget: 0.01, logger: logger) == nil, "read raw")
         #expect(schedule.samples(of: source, at: 0, now: 20.04, budget: 0.01, logger: logger) == [], "then captured again")
     }

@@ -65,7 +65,8 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         // of its own to set: without, its driver registered none (no interrupt line is wired), and
         // it is polled from the start, not after a second of an empty buffer.
         let bufferClocked = currentTrigger.map { !$0.isEmpty || triggers.dataReady != nil } ?? true
-        canCapture = context.isBufferCapable(device) && bufferClocked
+        let bufferCapable = context.isBufferCapable(device)
+        canCapture = bufferCapable && bufferClocked
         triggerToSet = currentTrigger == "" ? triggers.dataReady : nil
         canPoll = (try? context.channelAttribute("raw", of: "accel_x", on: device)) != nil
 
@@ -92,7 +93,7 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         // of its own). A polled device needs only to update as often as iio-sensor-proxy asks.
         samplingFrequency = Self.raiseSamplingFrequency(of: device, in: context, minimum: canCapture ? max(rate, SamplingFrequency.minimum) : SamplingFrequency.minimum,
                                                         logger: logger)
-        if context.isBufferCapable(device), !bufferClocked {
+        if bufferCapable, !bufferClocked {
             logger.info("\(device) has a buffer but no trigger to clock it (its driver registered none: no interrupt line is wired), so orientd polls its raw attributes")
         }
     }
@@ -143,13 +144,13 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     func changeWatch(motionThreshold: Double) -> HubChangeWatch? {
         guard canCapture, info.sysname != nil,
               let moving = (try? context.attributeFile(HubChangeWatch.file, on: device)).map({ String($0.trimmingBlanks()) }),
-              parseDecimal(moving) != nil
+              let movingValue = parseDecimal(moving)
         else { return nil }
         // In thousandths: the kernel keeps no finer (the field's exponent), and the log stays readable.
         let stillValue = max(1, (HubChangeWatch.sensitivity(forMotion: motionThreshold, scale: info.calibration.x.scale) * 1000).rounded()) / 1000
         let still = formatDecimal(stillValue)
         // The still value found at open was left by an orientd that died armed: the hub's own is 0.
-        let leftBehind = parseDecimal(moving).map { abs($0 - stillValue) < 0.0005 } ?? false
+        let leftBehind = abs(movingValue - stillValue) < 0.0005
         let pace = samplingFrequency.map { " at \(formatDecimal($0)) Hz" } ?? ""
         return HubChangeWatch(accelerometer: self, stillSensitivity: still, movingSensitivity: leftBehind ? "0" : moving,
                               words: "its hub reports\(pace) only changes over \(still) (\(HubChangeWatch.file), about \(formatDecimal(motionThreshold)) m/s²)")

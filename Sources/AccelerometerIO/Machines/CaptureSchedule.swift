@@ -79,12 +79,11 @@ struct CaptureSchedule {
     /// The next read of source `index` reads its raw attributes, once: a hub reporting only changes
     /// has an empty buffer while still, and a buffer released for a motion event would be
     /// restarted and taken before it holds a sample; either says nothing of now. Its silence so
-    /// far is not held against its buffer.
-    mutating func readRawNext(_ index: Int, at now: Double) {
+    /// far is not held against its buffer (that read quiets it).
+    mutating func readRawNext(_ index: Int) {
         guard index < states.count else { return }
         if case .polling = states[index] { return }
         rawNext.insert(index)
-        quiet(index, at: now)
     }
 
     /// Silence of source `index`'s buffer until `now` was expected (a hub asked to report only

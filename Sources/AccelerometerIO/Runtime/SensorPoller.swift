@@ -237,7 +237,7 @@ public final class SensorPoller: SampleFeed, Sendable {
                 }
             case .watchEnded(let time, let byMotion):
                 if !byMotion, let ended = watch {
-                    if ended.readsRawWhenAsked { capture.readRawNext(0, at: time) }
+                    if ended.readsRawWhenAsked { capture.readRawNext(0) }
                     do {
                         try ended.interrupted()
                     } catch {
