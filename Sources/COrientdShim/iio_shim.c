@@ -189,6 +189,13 @@ ssize_t orientd_iio_read_attribute_file(const orientd_iio_context *context, unsi
     return name ? iio_channel_attr_read(chn, name, buffer, length) : -ENOENT;
 }
 
+bool orientd_iio_has_attribute_file(const orientd_iio_context *context, unsigned device, const char *file)
+{
+    struct iio_device *dev = orientd_iio_device_at(context, device);
+    const struct iio_channel *chn;
+    return dev && (iio_device_find_attr(dev, file) || channel_attribute_in_file(dev, file, &chn));
+}
+
 int orientd_iio_write_attribute_file(const orientd_iio_context *context, unsigned device,
                                      const char *file, const char *value)
 {

@@ -1,4 +1,5 @@
 import Glibc
+import OrientationCore
 
 /// A HID sensor hub's accelerometer watched while still by its change sensitivity: the hub is
 /// told (`in_accel_hysteresis`, the HID Change Sensitivity property) to report only a change
@@ -13,9 +14,11 @@ import Glibc
 final class HubChangeWatch: StillWatch {
     static let file = "in_accel_hysteresis"
     private let accelerometer: IIOAccelerometer
-    /// What is written while still, and what the hub had, written back on motion.
+    /// What is written while still, and what the hub had, written back on motion (read at the
+    /// first arming, not at open, where the first reading would wait behind the hub's answer).
     let stillSensitivity: String
-    let movingSensitivity: String
+    private let stillValue: Double
+    private var movingSensitivity: String?
     private var armed = false
     let releasesCapture = false
     let readsRawWhenAsked = true
@@ -23,10 +26,10 @@ final class HubChangeWatch: StillWatch {
     /// How the still device is watched, for `status` and the log.
     let words: String
 
-    init(accelerometer: IIOAccelerometer, stillSensitivity: String, movingSensitivity: String, words: String) {
+    init(accelerometer: IIOAccelerometer, stillSensitivity: String, stillValue: Double, words: String) {
         self.accelerometer = accelerometer
         self.stillSensitivity = stillSensitivity
-        self.movingSensitivity = movingSensitivity
+        self.stillValue = stillValue
         self.words = words
     }
 
@@ -45,6 +48,19 @@ final class HubChangeWatch: StillWatch {
 
     func arm() throws(MotionWatchError) {
         guard descriptor >= 0 else { throw .noDescriptor(reason: "its buffer is not capturing") }
+        if movingSensitivity == nil {
+            let text: String?
+            do {
+                text = try accelerometer.attributeFile(Self.file).map { String($0.trimmingBlanks()) }
+            } catch {
+                throw .cannotSetSensitivity(file: Self.file, reason: "\(error)")
+            }
+            guard let text, let value = parseDecimal(text) else {
+                throw .cannotSetSensitivity(file: Self.file, reason: "it reads '\(text ?? "nothing")', not a number")
+            }
+            // The still value was left by an orientd that died armed: the hub's own is 0.
+            movingSensitivity = abs(value - stillValue) < 0.0005 ? "0" : text
+        }
         try write(stillSensitivity)
         armed = true
     }
@@ -58,7 +74,7 @@ final class HubChangeWatch: StillWatch {
     }
 
     func interrupted() throws(MotionWatchError) {
-        guard armed else { return }
+        guard armed, let movingSensitivity else { return }
         armed = false
         try write(movingSensitivity)
     }

@@ -139,20 +139,20 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         try context.writeAttributeFile(file, value: value, on: device)
     }
 
+    func attributeFile(_ file: String) throws(IIOError) -> String? {
+        try context.attributeFile(file, on: device)
+    }
+
     /// A watch of the still device by its hub's change sensitivity (`HubChangeWatch`), where it
     /// is captured through a local buffer and has the file; nil otherwise.
     func changeWatch(motionThreshold: Double) -> HubChangeWatch? {
-        guard canCapture, info.sysname != nil,
-              let moving = (try? context.attributeFile(HubChangeWatch.file, on: device)).map({ String($0.trimmingBlanks()) }),
-              let movingValue = parseDecimal(moving)
-        else { return nil }
+        // Only whether the file is there: reading it asks the hub, which the first reading waits behind.
+        guard canCapture, info.sysname != nil, context.hasAttributeFile(HubChangeWatch.file, on: device) else { return nil }
         // In thousandths: the kernel keeps no finer (the field's exponent), and the log stays readable.
         let stillValue = max(1, (HubChangeWatch.sensitivity(forMotion: motionThreshold, scale: info.calibration.x.scale) * 1000).rounded()) / 1000
         let still = formatDecimal(stillValue)
-        // The still value found at open was left by an orientd that died armed: the hub's own is 0.
-        let leftBehind = abs(movingValue - stillValue) < 0.0005
         let pace = samplingFrequency.map { " at \(formatDecimal($0)) Hz" } ?? ""
-        return HubChangeWatch(accelerometer: self, stillSensitivity: still, movingSensitivity: leftBehind ? "0" : moving,
+        return HubChangeWatch(accelerometer: self, stillSensitivity: still, stillValue: stillValue,
                               words: "its hub reports\(pace) only changes over \(still) (\(HubChangeWatch.file), about \(formatDecimal(motionThreshold)) m/s²)")
     }
 

@@ -122,6 +122,11 @@ public final class IIOContext {
         return IIOBuffer(handle: buffer, context: self, device: device)
     }
 
+    /// Whether the device has an attribute in sysfs file `file`, without reading it.
+    func hasAttributeFile(_ file: String, on device: IIODevice) -> Bool {
+        orientd_iio_has_attribute_file(handle, device.index, file)
+    }
+
     /// Writes an attribute by its sysfs file name ("sampling_frequency", "in_accel_hysteresis").
     public func writeAttributeFile(_ file: String, value: String, on device: IIODevice) throws(IIOError) {
         let result = orientd_iio_write_attribute_file(handle, device.index, file, value)

@@ -43,6 +43,8 @@ ssize_t orientd_iio_read_channel_attribute(const orientd_iio_context *context, u
 ssize_t orientd_iio_read_attribute_file(const orientd_iio_context *context, unsigned device,
                                         const char *file, char *buffer, size_t length);
 
+/// Whether the device has the attribute in sysfs file `file`, from libiio's list (no read).
+bool orientd_iio_has_attribute_file(const orientd_iio_context *context, unsigned device, const char *file);
 /// Writes an attribute by its sysfs file name ("sampling_frequency", "in_accel_hysteresis"),
 /// wherever libiio has filed it. Returns 0, -ENOENT when there is no such file, or another
 /// negative errno value.
