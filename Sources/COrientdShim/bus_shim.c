@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "orientd_bus.h"
+#include "sd_bus_timeout.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -322,10 +323,11 @@ short orientd_bus_events(orientd_bus *b)
     return events < 0 ? 0 : (short)events;
 }
 
-int orientd_bus_timeout_ms(orientd_bus *b)
+int orientd_sd_bus_timeout_ms(sd_bus *bus)
 {
     uint64_t until = 0;
-    if (sd_bus_get_timeout(b->bus, &until) < 0 || until == UINT64_MAX) return -1;
+    if (sd_bus_get_timeout(bus, &until) < 0 || until == UINT64_MAX) return -1;
+    // sd-bus's deadlines are on CLOCK_MONOTONIC.
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     uint64_t now_us = (uint64_t)now.tv_sec * 1000000u + (uint64_t)now.tv_nsec / 1000u;
@@ -333,6 +335,8 @@ int orientd_bus_timeout_ms(orientd_bus *b)
     uint64_t ms = (until - now_us + 999) / 1000;
     return ms > INT32_MAX ? INT32_MAX : (int)ms;
 }
+
+int orientd_bus_timeout_ms(orientd_bus *b) { return orientd_sd_bus_timeout_ms(b->bus); }
 
 int orientd_bus_process(orientd_bus *b)
 {

@@ -161,10 +161,11 @@ public struct SensorStatus: Codable, Equatable, Sendable {
     /// reads at rest is far from 1 g: its driver's scale is wrong (orientation still works in
     /// both cases). Left out otherwise.
     public var scaleProblem: String?
-    /// How a still device is watched, in words: by the accelerometer's own motion event (nothing
-    /// is read until it fires, but for a safety read), or by reading it at `stillRate`, and why.
-    /// Left out until the sensor was opened, and for a remote sensor or a trace.
-    public var stillWatch: String?
+    /// How a still device is watched: by the accelerometer's own motion event or a sensor hub's
+    /// change reports (nothing is read until they come, but for a safety read), or by reading it
+    /// at `stillRate`, and why (`StillDeviceWatch.sentence` renders it). Left out until the
+    /// sensor was opened, and for a trace.
+    public var stillWatch: StillDeviceWatch?
 
     public init(id: String? = nil, uri: String, device: String, location: SensorLocation, mountMatrix: MountMatrix,
                 mountMatrixSource: String, rate: Double, stillRate: Double? = nil, reading: Bool, available: Bool = true,

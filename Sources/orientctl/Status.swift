@@ -51,7 +51,7 @@ struct Status: ParsableCommand {
         let matrix = sensor.mountMatrix.map { $0.map(number).joined(separator: ", ") }.joined(separator: "; ")
         lines.append("mount matrix:  \(matrix)" + (sensor.mountMatrixSource.isEmpty ? "" : " from \(sensor.mountMatrixSource)"))
         if let problem = sensor.scaleProblem { lines.append("scale:         \(problem)") }
-        if let watch = sensor.stillWatch { lines.append("when still:    \(watch)") }
+        if let watch = sensor.stillWatch { lines.append("when still:    \(watch.sentence)") }
         return lines
     }
 

@@ -189,7 +189,8 @@ struct Daemon {
             let pollers = zip(sensors, feeds).compactMap { sensor, feed in sensor.uri.hasPrefix("local:") ? feed as? SensorPoller : nil }
             var listeners: [@Sendable (HotplugEvent) -> Void] = pollers.map { poller in { @Sendable in poller.hotplug($0) } }
             if let ambient { listeners.append { @Sendable in ambient.hotplug($0) } }
-            events.start(hotplugListeners: listeners)
+            let resumes = feeds.compactMap { $0 as? SensorPoller }.map { poller in { @Sendable in poller.systemResumed() } }
+            events.start(hotplugListeners: listeners, resumeListeners: resumes)
             // Only the main feed is started before readiness; the others start as services of
             // the group: an unreachable board must not hold up the main one, nor readiness.
             // The ambient sensors are found before too: a D-Bus client asks at once whether there
@@ -246,8 +247,9 @@ struct Daemon {
 
 extension Daemon {
     /// The event thread's watches: udev (for local: sensors coming and going; orientd goes on
-    /// without, retrying on its own) and, with --sensor-proxy, the D-Bus face (a failure to reach
-    /// the bus stops orientd: it was asked to serve there).
+    /// without, retrying on its own), logind (for a read at each resume; without, the pollers
+    /// notice a suspend by their clocks) and, with --sensor-proxy, the D-Bus face (a failure to
+    /// reach the bus stops orientd: it was asked to serve there).
     func openOutsideEvents(_ settings: DaemonSettings, hub: OrientationHub, logger: Logger) throws -> OutsideEvents {
         let events = OutsideEvents(loop: try DescriptorLoop(name: "orientd-events"))
         if invocation.replay == nil, settings.uris.contains("local:") {
@@ -255,6 +257,13 @@ extension Daemon {
                 try events.watchUdev(logger: logger)
             } catch {
                 logger.warning("\(error); a sensor that comes or goes is noticed within \(Int(SensorPoller.longestReopenDelay)) s instead")
+            }
+        }
+        if invocation.replay == nil {
+            do {
+                try events.watchSleep(logger: logger)
+            } catch {
+                logger.info("\(error); a resume is noticed by the clock instead, at the sensor poller's next wake-up (a safety read's at the latest)")
             }
         }
         if settings.sensorProxy {

@@ -74,8 +74,8 @@ final class OrientationPipeline: Sendable {
             if let display = statuses.first { hub.sensorOpened(display, devices: statuses) }
         case .sensorLost(let reason):
             hub.sensorLost(reason: reason)
-        case .stillWatch(let text):
-            hub.sensorStillWatch(text)
+        case .stillWatch(let watch):
+            hub.sensorStillWatch(watch)
         case .hinge(let hinge):
             hub.hingeChanged(hinge)
         case .angles(let angles, let acceleration, let raw, let time):

@@ -5,13 +5,14 @@ import OrientdHub
 import SensorProxy
 import Synchronization
 
-/// What orientd's event thread watches: udev's news of sensors coming and going, and the D-Bus
-/// connection of the sensor-proxy face. One thread for both, started only if either is there.
-/// Set up before `start`.
+/// What orientd's event thread watches: udev's news of sensors coming and going, logind's of
+/// the system waking from a suspend, and the D-Bus connection of the sensor-proxy face. One
+/// thread for all, started only if any is there. Set up before `start`.
 final class OutsideEvents: Sendable {
     let loop: DescriptorLoop
-    private let watches = Mutex<(hotplug: HotplugMonitor?, sensorProxy: SensorProxyBus?)>((nil, nil))
+    private let watches = Mutex<(hotplug: HotplugMonitor?, sleep: SleepMonitor?, sensorProxy: SensorProxyBus?)>((nil, nil, nil))
     private let hotplugListeners = Mutex<[@Sendable (HotplugEvent) -> Void]>([])
+    private let resumeListeners = Mutex<[@Sendable () -> Void]>([])
 
     var sensorProxy: SensorProxyBus? { watches.withLock { $0.sensorProxy } }
 
@@ -26,21 +27,30 @@ final class OutsideEvents: Sendable {
         watches.withLock { $0.hotplug = monitor }
     }
 
+    func watchSleep(logger: Logger) throws(SleepMonitorError) {
+        let monitor = try SleepMonitor(loop: loop, logger: logger) { [unowned self] in
+            for listener in resumeListeners.withLock({ $0 }) { listener() }
+        }
+        watches.withLock { $0.sleep = monitor }
+    }
+
     func serveSensorProxy(hub: OrientationHub, authorizeWithPolkit: Bool, logger: Logger) throws(SensorProxyError) {
         let bus = try SensorProxyBus(loop: loop, hub: hub, authorizeWithPolkit: authorizeWithPolkit, logger: logger)
         watches.withLock { $0.sensorProxy = bus }
     }
 
-    /// Starts the thread, udev's events going to `hotplugListeners`.
-    func start(hotplugListeners listeners: [@Sendable (HotplugEvent) -> Void]) {
+    /// Starts the thread, udev's events going to `hotplugListeners` and resumes to `resumeListeners`.
+    func start(hotplugListeners listeners: [@Sendable (HotplugEvent) -> Void], resumeListeners resumes: [@Sendable () -> Void]) {
         hotplugListeners.withLock { $0 = listeners }
+        resumeListeners.withLock { $0 = resumes }
         if !loop.isEmpty { loop.start() }
     }
 
     func stop() {
         loop.stop()
-        let (hotplug, sensorProxy) = watches.withLock { $0 }
+        let (hotplug, sleep, sensorProxy) = watches.withLock { $0 }
         hotplug?.close()
+        sleep?.close()
         sensorProxy?.close()
     }
 }

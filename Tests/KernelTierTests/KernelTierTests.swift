@@ -106,7 +106,9 @@ import Testing
         let seconds = still["still_seconds"] as? Double ?? 0
         #expect(Double(reports) <= seconds, "a still hub with a client sent \(reports) reports in \(seconds) s\n\(run.output)")
         #expect(still["report_interval_ms"] as? Int == 40, "the hub's report interval: \(still["report_interval_ms"] ?? "unknown")")
-        #expect((still["still_watch"] as? String ?? "").contains("its hub reports at 25 Hz only changes over"), "status: \(still["still_watch"] ?? "")")
+        let watch = still["still_watch"] as? [String: Any] ?? [:]
+        #expect(watch["method"] as? String == "hubReports" && watch["reportsPerSecond"] as? Double == 25
+                && watch["thresholdFile"] as? String == "in_accel_hysteresis", "status: \(watch)")
         // Stopped while the hub reported only changes (0.102 g): the sensitivity it had is back.
         #expect(abs((run["armed"]["change_sensitivity"] as? Double ?? 0) - 0.102) < 0.0005, "still: \(run["armed"])")
         #expect(run["stopped"]["change_sensitivity"] as? Double == 0, "after orientd stopped: \(run["stopped"])")
@@ -147,8 +149,9 @@ import Testing
     @Test func bmc150WithoutAnInterruptLine() throws {
         let run = try Self.run("bmc150", arguments: ["--suspend"])
         Self.expectTheBasics(run)
-        let watch = run["turn-from-still"]["still_watch"] as? String ?? ""
-        #expect(watch.contains("its driver registered no trigger"), "status: \(watch)")
+        let watch = run["turn-from-still"]["still_watch"] as? [String: Any] ?? [:]
+        #expect(watch["method"] as? String == "reading" && (watch["reason"] as? String ?? "").contains("its driver registered no trigger"),
+                "status: \(watch)")
         #expect(!run.output.contains("gave no data"), "the buffer was tried:\n\(run.output)")
     }
 

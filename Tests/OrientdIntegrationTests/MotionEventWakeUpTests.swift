@@ -44,9 +44,9 @@ extension IntegrationTests {
             return nil
         }
 
-        static func stillWatch(_ daemon: Daemon) throws -> String {
-            guard case .string(let text)? = try AmbientSensorDaemonTests.status(daemon)?["sensor"]?["stillWatch"] else { return "" }
-            return text
+        /// `status`'s `stillWatch`, as a client decodes it.
+        static func stillWatch(_ daemon: Daemon) throws -> StillDeviceWatch? {
+            try AmbientSensorDaemonTests.status(daemon)?["sensor"]?["stillWatch"]?.decoded(as: StillDeviceWatch.self)
         }
 
         static func armings(_ daemon: Daemon) -> Int {
@@ -63,7 +63,10 @@ extension IntegrationTests {
             #expect(waitUntil(timeout: 20) { Self.armings(daemon) >= 1 }, "never slept on the motion event:\n\(daemon.log)")
             for axis in ["x", "y", "z"] { #expect(sensor.value(of: "events/in_accel_\(axis)_roc_either_en") == "1") }
             #expect(events.asked == 1)
-            #expect(try Self.stillWatch(daemon).contains("its motion event wakes orientd (events/in_accel_x_roc_either_en"))
+            let watch = try #require(try Self.stillWatch(daemon))
+            #expect(watch.method == .motionEvent)
+            #expect(watch.eventFiles == ["in_accel_x_roc_either_en", "in_accel_y_roc_either_en", "in_accel_z_roc_either_en"])
+            #expect(watch.sentence.hasPrefix("its motion event wakes orientd (events/in_accel_x_roc_either_en, "), "\(watch.sentence)")
 
             // Still and watched: not one read in 1 s (the still rate would read 3 times; the safety
             // read is 20 s away).
@@ -114,16 +117,42 @@ extension IntegrationTests {
             #expect(try Self.nextOrientation(from: subscriber) == "landscapeLeft", "\(daemon.log)")
             let latency = monotonicNow() - turned
             #expect(latency < 3, "the safety read is due every second; decided after \(latency) s:\n\(daemon.log)")
-            #expect(try Self.stillWatch(daemon).contains("a safety read every 1 s"))
+            #expect(try Self.stillWatch(daemon)?.safetyReadSeconds == 1)
             #expect(daemon.log.contains("moved unseen by its motion event (the safety read saw it)"), "\(daemon.log)")
 
             // Again: an interrupt that never comes is not wired; the still device is polled.
             #expect(waitUntil(timeout: 10) { Self.armings(daemon) >= 2 }, "not watched again after the turn:\n\(daemon.log)")
             sensor.turn(to: .portrait)
             #expect(try Self.nextOrientation(from: subscriber) == "portrait", "\(daemon.log)")
-            #expect(waitUntil(timeout: 5) { daemon.log.contains("moved 2 times in a row unseen by its motion event: its interrupt seems not to be wired") }, "\(daemon.log)")
-            #expect(try Self.stillWatch(daemon).contains("read 3 times a second, 1.25 once still for 10 s (its motion event missed the device's motion)"))
+            #expect(waitUntil(timeout: 5) { daemon.log.contains("its motion event missed the device's motion 2 times: its interrupt seems not to be wired") }, "\(daemon.log)")
+            let polled = try #require(try Self.stillWatch(daemon))
+            #expect(polled.method == .reading && polled.readsPerSecond == 3 && polled.dormantReadsPerSecond == 1.25 && polled.dormantAfterSeconds == 10)
+            #expect(polled.reason?.hasPrefix("its motion event missed the device's motion 2 times") == true, "\(polled)")
             #expect(sensor.value(of: "events/in_accel_x_roc_either_en") == "0", "the unused event is disabled")
+        }
+
+        /// Issue 43, point 7: a convertible turned while the system slept, its interrupt lost with
+        /// the suspend. logind's `PrepareForSleep(false)` reads it at once, where the watch would
+        /// have waited for the safety read (here 10 minutes away).
+        @Test func aResumeReadsTheWatchedDeviceAtOnce() throws {
+            let bus = try PrivateSystemBus(directory: makeScratchDirectory())
+            let logind = try FakeLogind(on: bus)
+            let sensor = try EmulatedAccelerometer.standard(.portrait, extra: Self.bmc150Events, triggers: Self.bmc150Triggers)
+            let events = try sensor.emulateMotionEvents()
+            let daemon = try Daemon(sensor: sensor, arguments: Self.quickStill + ["--safety-read-seconds", "600"],
+                                    environment: bus.environment, wrapper: events.wrapper)
+            let subscriber = try Self.subscribe(to: daemon)
+            #expect(waitUntil(timeout: 20) { Self.armings(daemon) >= 1 }, "never slept on the motion event:\n\(daemon.log)")
+
+            try logind.sleep()
+            sensor.turn(to: .landscapeLeft)
+            let resumed = monotonicNow()
+            try logind.resume()
+            #expect(try Self.nextOrientation(from: subscriber) == "landscapeLeft", "\(daemon.log)")
+            let latency = monotonicNow() - resumed
+            #expect(latency < 1, "heard \(latency) s after the resume")
+            #expect(daemon.log.contains("the system resumed: reading the sensor afresh"), "\(daemon.log)")
+            #expect(waitUntil(timeout: 10) { Self.armings(daemon) >= 2 }, "not watched again once still:\n\(daemon.log)")
         }
 
         /// The kernel refuses the event descriptor (another process holds it: EBUSY): the still
@@ -138,7 +167,7 @@ extension IntegrationTests {
 
             #expect(waitUntil(timeout: 20) { daemon.log.contains("cannot get the event descriptor") }, "\(daemon.log)")
             #expect(daemon.log.contains("(IIO_GET_EVENT_FD_IOCTL: Device or resource busy); a still device is read 3 times a second, 1.25 once still for 10 s instead"))
-            #expect(try Self.stillWatch(daemon).contains("its motion event failed"))
+            #expect(try Self.stillWatch(daemon)?.reason?.hasPrefix("its motion event failed: ") == true)
             for axis in ["x", "y", "z"] {
                 #expect(sensor.value(of: "events/in_accel_\(axis)_roc_either_en") == "0", "a refused descriptor leaves the events enabled")
             }
@@ -176,7 +205,7 @@ extension IntegrationTests {
             let reason = bmc150WithoutIRQ
                 ? "its events/ files would never fire: its driver registered no trigger, so no interrupt line is wired"
                 : "accel_3d has no accelerometer event that signals motion"
-            #expect(watch.contains("read 3 times a second, 1.25 once still for 10 s (\(reason))"), "\(watch)")
+            #expect(watch?.sentence == "read 3 times a second, 1.25 once still for 10 s (\(reason))", "\(String(describing: watch))")
             if bmc150WithoutIRQ {
                 #expect(daemon.log.contains("has a buffer but no trigger to clock it"), "\(daemon.log)")
                 #expect(!daemon.log.contains("cannot capture") && !daemon.log.contains("gave no data"), "\(daemon.log)")

@@ -24,13 +24,13 @@ final class HubChangeWatch: StillWatch {
     let readsRawWhenAsked = true
     let signal = "its hub's change reports"
     /// How the still device is watched, for `status` and the log.
-    let words: String
+    let description: StillDeviceWatch
 
-    init(accelerometer: IIOAccelerometer, stillSensitivity: String, stillValue: Double, words: String) {
+    init(accelerometer: IIOAccelerometer, stillSensitivity: String, stillValue: Double, description: StillDeviceWatch) {
         self.accelerometer = accelerometer
         self.stillSensitivity = stillSensitivity
         self.stillValue = stillValue
-        self.words = words
+        self.description = description
     }
 
     deinit { close() }

@@ -19,6 +19,8 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     private let triggerToSet: String?
     /// What its sampling frequency file says it runs at, once raised; nil without one.
     let samplingFrequency: Double?
+    /// The triggers its driver registered: what clocks its buffer, and whether an interrupt line is wired.
+    let triggers: DeviceTriggers
 
     /// Opens the context at `uri` and every accelerometer in it, the display one first; throws
     /// when there is no display accelerometer, or when it reports a calibration that cannot be
@@ -60,6 +62,7 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         self.context = context
         self.device = device
         let triggers = DeviceTriggers(deviceName: device.name ?? device.id, deviceID: device.id, triggers: context.triggerNames)
+        self.triggers = triggers
         let currentTrigger = context.currentTrigger(of: device)
         // A buffer that takes a trigger (it has the trigger file) runs only with one set, or one
         // of its own to set: without, its driver registered none (no interrupt line is wired), and
@@ -151,9 +154,9 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         // In thousandths: the kernel keeps no finer (the field's exponent), and the log stays readable.
         let stillValue = max(1, (HubChangeWatch.sensitivity(forMotion: motionThreshold, scale: info.calibration.x.scale) * 1000).rounded()) / 1000
         let still = formatDecimal(stillValue)
-        let pace = samplingFrequency.map { " at \(formatDecimal($0)) Hz" } ?? ""
-        return HubChangeWatch(accelerometer: self, stillSensitivity: still, stillValue: stillValue,
-                              words: "its hub reports\(pace) only changes over \(still) (\(HubChangeWatch.file), about \(formatDecimal(motionThreshold)) m/s²)")
+        let description = StillDeviceWatch(method: .hubReports, thresholdFile: HubChangeWatch.file, thresholdValue: still,
+                                           motionThreshold: motionThreshold, reportsPerSecond: samplingFrequency)
+        return HubChangeWatch(accelerometer: self, stillSensitivity: still, stillValue: stillValue, description: description)
     }
 
     private func readRaw(_ channel: String) throws(SensorReadError) -> Double {

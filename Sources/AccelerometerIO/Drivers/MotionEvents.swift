@@ -7,13 +7,14 @@ public enum MotionEvents {
     /// The most event files looked at: a real device has a few dozen.
     static let maximumFiles = 512
 
-    /// The device's `name` and `events/` files, and the names of the triggers, read once: what it offers.
-    static func offer(sysname: String, sysfs: String = "/sys/bus/iio/devices") -> Offer {
+    /// The device's `name` and `events/` files, read once: what it offers. `triggers`: those its
+    /// driver registered, as the device was opened with them; nil reads them from sysfs.
+    static func offer(sysname: String, triggers: DeviceTriggers? = nil, sysfs: String = "/sys/bus/iio/devices") -> Offer {
         let device = "\(sysfs)/\(sysname)"
         let name = firstLine(of: "\(device)/name") ?? sysname
-        let triggers = fileNames(in: sysfs).filter { $0.hasPrefix("trigger") }.compactMap { firstLine(of: "\(sysfs)/\($0)/name") }
-        return Offer(deviceName: name, eventFiles: fileNames(in: "\(device)/events"),
-                     triggers: DeviceTriggers(deviceName: name, deviceID: sysname, triggers: triggers))
+        let triggers = triggers ?? DeviceTriggers(deviceName: name, deviceID: sysname, triggers: fileNames(in: sysfs)
+            .filter { $0.hasPrefix("trigger") }.compactMap { firstLine(of: "\(sysfs)/\($0)/name") })
+        return Offer(deviceName: name, eventFiles: fileNames(in: "\(device)/events"), triggers: triggers)
     }
 
     struct Offer {

@@ -16,7 +16,7 @@ public struct ReadingPipeline: Sendable {
         case sensorOpened([SensorInfo])
         case sensorLost(reason: String)
         /// How the still display accelerometer is watched, in words (for `status`).
-        case stillWatch(String)
+        case stillWatch(StillDeviceWatch)
         case hinge(TabletModeDetector.State)
         /// `raw`: the sample before the mount matrix, where known.
         case angles(OrientationAngles, acceleration: Vector3, raw: Vector3?, time: Double)
@@ -87,8 +87,8 @@ public struct ReadingPipeline: Sendable {
             scaleReported = false
             let problem = base == nil ? "no base accelerometer: the hinge angle needs one in the display and one in the base" : "waiting for readings"
             return [.sensorPaused, .sensorOpened(devices), .hinge(TabletModeDetector.State(problem: problem))]
-        case .stillWatch(let text):
-            return [.stillWatch(text)]
+        case .stillWatch(let watch):
+            return [.stillWatch(watch)]
         case .watchEnded(let time, let byMotion):
             if byMotion { classifier.wokenByMotion(at: time) } else { classifier.wasStill(until: time) }
             return []

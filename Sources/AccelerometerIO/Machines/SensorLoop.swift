@@ -23,9 +23,18 @@ import OrientationCore
 /// every `safetyReadPeriod` (a lost interrupt, a driver that forgot its event across suspend).
 /// Motion brings back the full rate at once; a safety read that finds the device still arms it
 /// again. A safety read that finds it moved without its event firing counts a miss; after
-/// `missesBeforePolling` such motions with no event between them (an event wired to no interrupt line, as on a board whose
-/// firmware gives the accelerometer no IRQ) the device is read at the still rate instead. So is
-/// it when the watch fails, until the sources reopen.
+/// `missesBeforePolling` misses since the sources opened, whatever fired between them (an event
+/// wired to no interrupt line; a threshold that a slow turn never crosses), the device is read at
+/// the still rate instead: a missed turn costs at most one safety-read period, and only that many
+/// times. So is it read when the watch fails, until the sources reopen. A HID sensor hub told to
+/// report only changes is watched the same way, its buffer's reports standing for the event.
+///
+/// Every effect on the watch is an action: release the buffers (`releaseCapture`), arm it, wait on
+/// it, end it without its signal (`interruptWatch`), drop it for good (`dropWatch`); the poller
+/// performs them and reports back. The time given is the clock that counts suspend
+/// (CLOCK_BOOTTIME), so a safety read due during a suspend is due at the resume; `systemResumed`
+/// ends a watch and reads at once at the full rate (a convertible may have been turned while
+/// asleep).
 public struct SensorLoop: Sendable {
     public struct Settings: Sendable {
         /// Seconds between reads (while the device moves, with a `pace`).
@@ -114,37 +123,76 @@ public struct SensorLoop: Sendable {
         case sleep(until: Double)
         /// The read period changed with the device's motion (worth a debug line).
         case paceChanged(SamplingPace.Rate)
-        /// A safety read found the device moved though its motion event never fired; with
-        /// `givingUp`, the still device is read at the still rate from now on (until it reopens).
-        case motionEventMissed(givingUp: Bool)
+        /// A safety read found the device moved though its motion event never fired (not yet
+        /// `missesBeforePolling` times: it is watched again once still).
+        case motionEventMissed
         /// The device was watched still until `at`: tell the pipeline, which takes the next
         /// reading as continuing the last one, not as after a gap (that would decide on it at
         /// once); `byMotion`: the motion event fired then (the filters start afresh from it).
         case watchEnded(at: Double, byMotion: Bool)
-        /// The device is still: enable the display accelerometer's motion event, then report
-        /// `motionWatchArmed` or `motionWatchFailed`.
+        /// Release the display accelerometer's buffer before arming: an event descriptor is
+        /// asked of /dev/iio:deviceN, which a capturing buffer holds (the kernel lets one opener
+        /// have it). Capture starts again at the next read.
+        case releaseCapture
+        /// The device is still: arm the watch (enable the motion event, set the hub's
+        /// sensitivity), then report `motionWatchArmed` or `motionWatchFailed`.
         case armMotionWatch
-        /// Sleep on the motion event until then, or until woken; report `motionSeen` when it
-        /// fired, `woken` when woken.
+        /// Sleep on the watch until then, or until woken; report `motionSeen` when it fired,
+        /// `woken` (and `readingRequested` if a client asked) when woken.
         case waitForMotion(until: Double)
+        /// The watch ends without its signal (a safety read, a client's request, a resume):
+        /// disarm it, so that what the read finds reaches orientd as any motion would; with
+        /// `readRaw`, the next read of the display accelerometer reads its raw attributes (a
+        /// hub's buffer holds only changes). Report `motionWatchFailed` if disarming fails.
+        case interruptWatch(readRaw: Bool)
+        /// Stop watching for good (until the sources reopen): close the watch; a still device is
+        /// read at the still rate.
+        case dropWatch(WatchDrop)
+        /// The system resumed from a suspend: the sensor is read afresh (worth a log line).
+        case systemResumed
     }
 
-    /// How a still display accelerometer's motion is noticed. `missed`: the safety reads in a
-    /// row that found it moved though its event never fired.
+    /// Why the watch was given up.
+    public enum WatchDrop: Equatable, Sendable {
+        /// Arming, waiting on or disarming it failed.
+        case failed(reason: String)
+        /// Safety reads found the device moved unseen `missesBeforePolling` times.
+        case keepsMissing
+    }
+
+    /// What the loop must know of how the still device is watched, to order the I/O around it.
+    public struct WatchTraits: Equatable, Sendable {
+        /// Its buffer is released before arming (`releaseCapture`): a motion event's descriptor is
+        /// asked of the device node a capturing buffer holds. A hub keeps its buffer: its reports
+        /// arrive there.
+        public var releasesCapture: Bool
+        /// A read the watch did not ask for (a safety read, a client's, a resume) reads the raw
+        /// attributes: a hub's buffer holds only changes, so an empty one says nothing of now.
+        public var readsRawWhenAsked: Bool
+
+        public init(releasesCapture: Bool, readsRawWhenAsked: Bool) {
+            self.releasesCapture = releasesCapture
+            self.readsRawWhenAsked = readsRawWhenAsked
+        }
+
+        /// An IIO motion event.
+        public static let motionEvent = WatchTraits(releasesCapture: true, readsRawWhenAsked: true)
+    }
+
+    /// How a still display accelerometer's motion is noticed.
     private enum MotionWatch: Equatable, Sendable {
-        /// By reading it at the still rate: it has no motion event, or its event failed.
+        /// By reading it at the still rate: it has no watch, or its watch failed or kept missing.
         case unavailable
-        /// It has a motion event, not armed now (the device moves, or was just read).
-        case disarmed(missed: Int)
-        /// Armed: nothing is read until the event fires, a reading is asked for, or then.
-        case armed(safetyReadAt: Double, missed: Int)
+        /// It has a watch, not armed now (the device moves, or was just read).
+        case disarmed(WatchTraits)
+        /// Armed: nothing is read until the watch fires, a reading is asked for, or then.
+        case armed(WatchTraits, safetyReadAt: Double)
         /// The safety read is being taken.
-        case safetyRead(missed: Int)
-
-        var isAvailable: Bool { self != .unavailable }
+        case safetyRead(WatchTraits)
     }
 
-    /// Safety reads in a row that find the device moved without its event before it is polled.
+    /// Safety reads that find the device moved without its event, since the sources opened,
+    /// before it is polled.
     public static let missesBeforePolling = 2
 
     /// What the loop knows while the sources are closed: when to try again, and what it said of
@@ -166,6 +214,8 @@ public struct SensorLoop: Sendable {
         /// Since when the display accelerometer's reads fail, while they do.
         var failingSince: Double?
         var watch = MotionWatch.unavailable
+        /// Safety reads that found the device moved unseen since the sources opened.
+        var misses = 0
     }
 
     private enum Phase: Equatable, Sendable {
@@ -186,6 +236,9 @@ public struct SensorLoop: Sendable {
     private var phase: Phase
     private var start = Start.notYet
     private var lastBeat = -Double.infinity
+    private var lastResume = -Double.infinity
+    /// Seconds within which a second word of a resume is the same resume.
+    static let oneResume = 2.0
     /// Whether the demand must be asked before what comes next.
     private var demandUnknown = true
     /// Actions an event caused, done before anything else.
@@ -204,14 +257,14 @@ public struct SensorLoop: Sendable {
     // MARK: Events
 
     /// The sources opened; returns whether they had been announced lost (worth a log line).
-    /// `motionEvents`: whether the display accelerometer has a motion event to sleep on.
+    /// `watch`: how the display accelerometer can be watched while still, if it can.
     @discardableResult
-    public mutating func opened(sysnames: [String?], motionEvents: Bool = false, at time: Double) -> Bool {
+    public mutating func opened(sysnames: [String?], watch traits: WatchTraits? = nil, at time: Double) -> Bool {
         guard case .closed(let closed) = phase else {
             assertionFailure("the sources open only after an .open action, while closed")
             return false
         }
-        let watch: MotionWatch = motionEvents && settings.safetyReadPeriod != nil ? .disarmed(missed: 0) : .unavailable
+        let watch: MotionWatch = if let traits, settings.safetyReadPeriod != nil { .disarmed(traits) } else { .unavailable }
         phase = .open(Open(sysnames: sysnames, nextReadAt: time, watch: watch))
         demandUnknown = true
         restartPace()
@@ -262,17 +315,27 @@ public struct SensorLoop: Sendable {
         // Keep to the period's grid (the next read one period of the new pace after this one's
         // time); after a stall (suspend, slow read) start a new grid from now.
         open.nextReadAt = max(open.nextReadAt + settings.period(at: rate), time)
-        if case .safetyRead(let missed) = open.watch {
-            // Moved with no event: perhaps a lost interrupt, perhaps one that is never raised.
-            let moved = displayFailure == nil && rate == .full
-            let misses = moved ? missed + 1 : missed
-            open.watch = misses >= Self.missesBeforePolling ? .unavailable : .disarmed(missed: misses)
-            if moved { pending.append(.motionEventMissed(givingUp: !open.watch.isAvailable)) }
+        if case .safetyRead(let traits) = open.watch {
+            open.watch = .disarmed(traits)
+            // Moved with no event: a lost interrupt, one that is never raised, or a turn too slow
+            // for it. An event since does not excuse it: slow turns would repeat the delay for ever.
+            if displayFailure == nil, rate == .full {
+                open.misses += 1
+                if open.misses >= Self.missesBeforePolling {
+                    open.watch = .unavailable
+                    pending.append(.dropWatch(.keepsMissing))
+                } else {
+                    pending.append(.motionEventMissed)
+                }
+            }
         }
         guard let displayFailure else {
             open.failingSince = nil
             phase = .open(open)
-            if rate != .full, case .disarmed = open.watch { pending.append(.armMotionWatch) }
+            if rate != .full, case .disarmed(let traits) = open.watch {
+                if traits.releasesCapture { pending.append(.releaseCapture) }
+                pending.append(.armMotionWatch)
+            }
             return
         }
         let since = open.failingSince ?? time
@@ -285,28 +348,28 @@ public struct SensorLoop: Sendable {
 
     /// The motion event is enabled: sleep on it from now on.
     public mutating func motionWatchArmed(at time: Double) {
-        guard case .open(var open) = phase, case .disarmed(let missed) = open.watch, let safetyReadPeriod = settings.safetyReadPeriod else {
+        guard case .open(var open) = phase, case .disarmed(let traits) = open.watch, let safetyReadPeriod = settings.safetyReadPeriod else {
             assertionFailure("a watch is armed only after an .armMotionWatch action, while open")
             return
         }
-        open.watch = .armed(safetyReadAt: time + safetyReadPeriod, missed: missed)
+        open.watch = .armed(traits, safetyReadAt: time + safetyReadPeriod)
         phase = .open(open)
     }
 
-    /// The motion event could not be enabled, or its descriptor failed: read the still device at
-    /// the still rate from now on (until the sources reopen).
-    public mutating func motionWatchFailed(at time: Double) {
-        guard case .open(var open) = phase else { return }
+    /// Arming, waiting on or disarming the watch failed: it is dropped, and the still device is
+    /// read at the still rate from now on (until the sources reopen).
+    public mutating func motionWatchFailed(reason: String, at time: Double) {
+        guard case .open(var open) = phase, open.watch != .unavailable else { return }
         if case .armed = open.watch { open.nextReadAt = time }
         open.watch = .unavailable
         phase = .open(open)
+        pending.append(.dropWatch(.failed(reason: reason)))
     }
 
     /// The motion event fired: read now, at the full rate.
     public mutating func motionSeen(at time: Double) {
-        guard case .open(var open) = phase, case .armed = open.watch else { return }
-        // The interrupt works: the misses so far were something else (a motion too slow for it).
-        open.watch = .disarmed(missed: 0)
+        guard case .open(var open) = phase, case .armed(let traits, _) = open.watch else { return }
+        open.watch = .disarmed(traits)
         open.nextReadAt = time
         phase = .open(open)
         pending.append(.watchEnded(at: time, byMotion: true))
@@ -320,11 +383,41 @@ public struct SensorLoop: Sendable {
     /// A client asked for a fresh reading while the still device is watched: read it once now
     /// (still, it is watched again right after).
     public mutating func readingRequested(at time: Double) {
-        guard case .open(var open) = phase, case .armed(_, let missed) = open.watch else { return }
-        open.watch = .disarmed(missed: missed)
+        guard case .open(var open) = phase, case .armed(let traits, _) = open.watch else { return }
+        open.watch = .disarmed(traits)
         open.nextReadAt = time
         phase = .open(open)
-        pending.append(.watchEnded(at: time, byMotion: false))
+        pending += [.interruptWatch(readRaw: traits.readsRawWhenAsked), .watchEnded(at: time, byMotion: false)]
+    }
+
+    /// The system resumed from a suspend (logind said so, or the clock that counts suspend ran
+    /// ahead of the one that does not): whatever happened while asleep is unknown, so a watch
+    /// ends and the device is read now, at the full rate; the pipeline, seeing the gap in time,
+    /// decides on it at once. Closed sources are tried again at once (the device may be back);
+    /// idle ones wait for someone to need them, and start afresh then.
+    public mutating func systemResumed(at time: Double) {
+        // logind's word and the clocks' may both tell of one resume.
+        guard time - lastResume >= Self.oneResume else { return }
+        lastResume = time
+        switch phase {
+        case .closed(var closed):
+            closed.reopenAt = -.infinity
+            phase = .closed(closed)
+        case .idle:
+            break
+        case .open(var open):
+            pending.append(.systemResumed)
+            switch open.watch {
+            case .armed(let traits, _), .safetyRead(let traits):
+                open.watch = .disarmed(traits)
+                pending.append(.interruptWatch(readRaw: traits.readsRawWhenAsked))
+            case .disarmed, .unavailable:
+                break
+            }
+            open.nextReadAt = time
+            phase = .open(open)
+            restartPace()
+        }
     }
 
     /// Whether the loop sleeps on the motion event now.
@@ -379,7 +472,7 @@ public struct SensorLoop: Sendable {
         case (.open(var open), false):
             // Pausing releases the motion event with the rest; it is armed again once still.
             switch open.watch {
-            case .armed(_, let missed), .disarmed(let missed), .safetyRead(let missed): open.watch = .disarmed(missed: missed)
+            case .armed(let traits, _), .disarmed(let traits), .safetyRead(let traits): open.watch = .disarmed(traits)
             case .unavailable: break
             }
             phase = .idle(open)
@@ -419,15 +512,16 @@ public struct SensorLoop: Sendable {
         case .open(let open):
             // The first reading is taken whatever the demand, so the orientation is known at start.
             if start == .announced, demandUnknown { return .checkDemand }
-            if case .armed(let safetyReadAt, let missed) = open.watch {
+            if case .armed(let traits, let safetyReadAt) = open.watch {
                 guard now >= safetyReadAt else { return .waitForMotion(until: min(safetyReadAt, nextBeat)) }
                 var safetyRead = open
-                safetyRead.watch = .safetyRead(missed: missed)
+                safetyRead.watch = .safetyRead(traits)
                 safetyRead.nextReadAt = now
                 phase = .open(safetyRead)
                 // If it moved after all (a lost interrupt), the read continues the filters too: the
                 // turn is decided as at the full rate, never at once on one sample.
-                return .watchEnded(at: now, byMotion: false)
+                pending.append(.watchEnded(at: now, byMotion: false))
+                return .interruptWatch(readRaw: traits.readsRawWhenAsked)
             }
             return now >= open.nextReadAt ? .read : sleep(until: open.nextReadAt)
         case .idle:

@@ -21,7 +21,7 @@ public enum Reading: Sendable {
     case paused(time: Double)
     case opened([SensorInfo])
     case lost(reason: String)
-    case stillWatch(String)
+    case stillWatch(StillDeviceWatch)
     /// The display accelerometer was watched still by its motion interrupt until then; `byMotion`:
     /// the interrupt fired then (else a client asked for a reading, or a safety read was due).
     case watchEnded(time: Double, byMotion: Bool)

@@ -54,6 +54,7 @@ public final class SensorPoller: SampleFeed, Sendable {
     private let thread = FeedThread()
     private let hotplugEvents = Inbox<HotplugEvent>()
     private let reconfigurations = Inbox<Void>()
+    private let resumes = Inbox<Void>()
     /// Whether either inbox may hold something: the loop looks in them only then (a generic
     /// call across modules at every read costs more than the read's own work).
     private let posted = Atomic<Bool>(false)
@@ -107,6 +108,18 @@ public final class SensorPoller: SampleFeed, Sendable {
         thread.wake()
     }
 
+    /// The system resumed from a suspend (logind's `PrepareForSleep(false)`): read the sensor
+    /// afresh. Called from any thread.
+    public func systemResumed() {
+        resumes.post(())
+        posted.store(true, ordering: .releasing)
+        thread.wake()
+    }
+
+    /// How much more suspended time than at the last look means the system slept since: more
+    /// than the clocks' drift between two reads of them, less than any real suspend.
+    static let suspendNoticed = 0.5
+
     /// What udev says happened to an IIO device; called from any thread.
     public func hotplug(_ event: HotplugEvent) {
         switch event.subsystem {
@@ -136,8 +149,11 @@ public final class SensorPoller: SampleFeed, Sendable {
             didSet { capture = CaptureSchedule(for: sources) }
         }
         var capture = CaptureSchedule(for: [])
+        // The watch's I/O; whether and when it is armed, waited on or dropped is the loop's.
         var watch: (any StillWatch)?
+        var description: StillDeviceWatch?
         var watching = false
+        var suspended = MonotonicClock.suspendedSeconds()
 
         while !thread.shouldStop {
             defer {
@@ -150,7 +166,13 @@ public final class SensorPoller: SampleFeed, Sendable {
             if posted.exchange(false, ordering: .acquiring) {
                 for event in hotplugEvents.take() { loop.hotplug(event, at: MonotonicClock.now()) }
                 if !reconfigurations.take().isEmpty { loop.reconfigure(at: MonotonicClock.now()) }
+                if !resumes.take().isEmpty { loop.systemResumed(at: MonotonicClock.now()) }
             }
+            // Without logind's word, a suspend shows when the clock that counts it runs ahead of
+            // the one that does not (seen at the next wake-up: the heartbeat's at the latest).
+            let nowSuspended = MonotonicClock.suspendedSeconds()
+            if nowSuspended - suspended > Self.suspendNoticed { loop.systemResumed(at: MonotonicClock.now()) }
+            suspended = nowSuspended
             let now = MonotonicClock.now()
             switch loop.next(at: now) {
             case .beat:
@@ -159,14 +181,14 @@ public final class SensorPoller: SampleFeed, Sendable {
                 do {
                     let opened = try open()
                     guard let display = opened.first else { throw SensorReadError.unavailable(reason: "no accelerometer") }
-                    let still = stillWatch(of: display, settings: loop.settings)
-                    watch = still.watch
-                    if loop.opened(sysnames: opened.map(\.info.sysname), motionEvents: watch != nil, at: MonotonicClock.now()) {
+                    (watch, description) = stillWatch(of: display, settings: loop.settings)
+                    let traits = watch.map { SensorLoop.WatchTraits(releasesCapture: $0.releasesCapture, readsRawWhenAsked: $0.readsRawWhenAsked) }
+                    if loop.opened(sysnames: opened.map(\.info.sysname), watch: traits, at: MonotonicClock.now()) {
                         logger.notice("opened the sensor: \(display.info.device) at \(display.info.uri)")
                     }
                     sources = opened
                     onReading(.opened(opened.map(\.info)))
-                    onReading(.stillWatch(still.words))
+                    if let description { onReading(.stillWatch(description)) }
                 } catch {
                     loop.openFailed(reason: "\(error)", at: MonotonicClock.now())
                 }
@@ -199,21 +221,19 @@ public final class SensorPoller: SampleFeed, Sendable {
                 startAnnounced = true
             case .sleep(let until):
                 if thread.sleep(max(0.001, until - now)) { loop.woken() }
+            case .releaseCapture:
+                capture.release(sources)
             case .armMotionWatch:
-                guard let armed = watch else { loop.motionWatchFailed(at: now); continue }
-                // The buffers first: a capturing device holds /dev/iio:deviceN, which the kernel
-                // lets one opener have (EBUSY), and the event descriptor is asked of it.
-                if armed.releasesCapture { capture.release(sources) }
+                guard let armed = watch else { loop.motionWatchFailed(reason: "it was closed", at: now); continue }
                 do {
                     try armed.arm()
                     loop.motionWatchArmed(at: MonotonicClock.now())
                     logger.debug("the device is still: reading nothing until \(armed.signal) \(armed.releasesCapture ? "fires" : "come") (a safety read every \(formatDecimal(loop.settings.safetyReadPeriod ?? 0)) s)")
                 } catch {
-                    watch = nil
-                    stopWatching(armed, because: "\(error)", device: sources.first?.info.device, loop: &loop, at: now)
+                    loop.motionWatchFailed(reason: "\(error)", at: now)
                 }
             case .waitForMotion(let until):
-                guard let watched = watch else { loop.motionWatchFailed(at: now); continue }
+                guard let watched = watch else { loop.motionWatchFailed(reason: "it was closed", at: now); continue }
                 switch thread.sleep(max(0.001, until - now), watching: watched.descriptor) {
                 case .timedOut:
                     break
@@ -222,44 +242,48 @@ public final class SensorPoller: SampleFeed, Sendable {
                     if demand?.takeRequestWhileWatching() == true { loop.readingRequested(at: MonotonicClock.now()) }
                 case .readable:
                     do {
-                        if try watched.takeEvents() > 0 {
-                            capture.quiet(0, at: MonotonicClock.now())
-                            loop.motionSeen(at: MonotonicClock.now())
-                        }
+                        if try watched.takeEvents() > 0 { loop.motionSeen(at: MonotonicClock.now()) }
                     } catch {
-                        watch = nil
-                        stopWatching(watched, because: "\(error)", device: sources.first?.info.device, loop: &loop, at: now)
+                        loop.motionWatchFailed(reason: "\(error)", at: now)
                     }
                 case .failed(let error):
-                    watch = nil
-                    stopWatching(watched, because: "waiting on its descriptor failed (\(String(cString: strerror(error))))",
-                                 device: sources.first?.info.device, loop: &loop, at: now)
+                    loop.motionWatchFailed(reason: "waiting on its descriptor failed (\(String(cString: strerror(error))))", at: now)
+                }
+            case .interruptWatch(let readRaw):
+                if readRaw { capture.readRawNext(0) }
+                do {
+                    try watch?.interrupted()
+                } catch {
+                    loop.motionWatchFailed(reason: "\(error)", at: now)
                 }
             case .watchEnded(let time, let byMotion):
-                if !byMotion, let ended = watch {
-                    if ended.readsRawWhenAsked { capture.readRawNext(0) }
-                    do {
-                        try ended.interrupted()
-                    } catch {
-                        watch = nil
-                        stopWatching(ended, because: "\(error)", device: sources.first?.info.device, loop: &loop, at: now)
-                    }
-                }
+                // A hub's silence while watched was asked for: not held against its buffer.
+                if byMotion { capture.quiet(0, at: time) }
                 onReading(.watchEnded(time: time, byMotion: byMotion))
-            case .motionEventMissed(let givingUp):
+            case .motionEventMissed:
+                let device = sources.first?.info.device ?? "the accelerometer"
+                logger.notice("\(device) moved unseen by \(watch?.signal ?? "its motion event") (the safety read saw it); if this happens again, orientd reads a still device instead of waiting on it")
+            case .dropWatch(let drop):
                 let device = sources.first?.info.device ?? "the accelerometer"
                 let signal = watch?.signal ?? "its motion event"
-                guard givingUp else {
-                    logger.notice("\(device) moved unseen by \(signal) (the safety read saw it); if this repeats, orientd reads a still device instead of waiting on it")
-                    continue
+                let reason: String
+                switch drop {
+                case .failed(let failure):
+                    reason = "\(signal) failed: \(failure)"
+                case .keepsMissing:
+                    let cause = watch?.releasesCapture == false
+                        ? "the hub seems not to honour its change sensitivity, or the turns were too slow for it"
+                        : "its interrupt seems not to be wired (the firmware may give it no IRQ), or the turns were too slow for its threshold"
+                    reason = "\(signal) missed the device's motion \(SensorLoop.missesBeforePolling) times: \(cause)"
                 }
-                let interrupt = watch?.releasesCapture == false
-                    ? "the hub seems not to honour its change sensitivity"
-                    : "its interrupt seems not to be wired (the firmware may give it no IRQ)"
+                watch?.close()
                 watch = nil
-                let polled = stillReads(loop.settings)
-                logger.warning("\(device) moved \(SensorLoop.missesBeforePolling) times in a row unseen by \(signal): \(interrupt); a still device is \(polled) instead until it is reopened")
-                onReading(.stillWatch("\(polled) (\(signal) missed the device's motion)"))
+                var polled = readAtStillRate(loop.settings)
+                logger.warning("\(device): \(reason); a still device is \(polled.sentence) instead until it is reopened")
+                polled.reason = reason
+                onReading(.stillWatch(polled))
+            case .systemResumed:
+                logger.info("the system resumed: reading the sensor afresh (it may have been turned while asleep)")
             case .paceChanged(.dormant):
                 logger.debug("the device has been still for long: reading it \(formatDecimal(1 / loop.settings.dormantPeriod)) times a second until it moves")
             case .paceChanged(.still):
@@ -274,58 +298,55 @@ public final class SensorPoller: SampleFeed, Sendable {
 
     /// How the still display accelerometer will be watched: by its motion event where its driver
     /// has a usable one, else by its hub's change sensitivity where it is a HID sensor hub's (and
-    /// the settings allow either), else by reading it at the still rate; in words for `status`,
+    /// the settings allow either), else by reading it at the still rate; described for `status`,
     /// and logged.
-    private func stillWatch(of display: any AccelerometerSource, settings: SensorLoop.Settings) -> (watch: (any StillWatch)?, words: String) {
+    private func stillWatch(of display: any AccelerometerSource, settings: SensorLoop.Settings) -> ((any StillWatch)?, StillDeviceWatch) {
         let info = display.info
-        let polled = stillReads(settings)
-        guard let sysname = info.sysname else { return (nil, "\(polled) (a remote sensor: its motion events are not reached)") }
-        let offer = MotionEvents.offer(sysname: sysname)
-        let period = formatDecimal(settings.safetyReadPeriod ?? 0)
+        var polled = readAtStillRate(settings)
+        guard let sysname = info.sysname else {
+            polled.reason = "a remote sensor: its motion events are not reached"
+            return (nil, polled)
+        }
+        let offer = MotionEvents.offer(sysname: sysname, triggers: (display as? IIOAccelerometer)?.triggers)
         switch offer.wakeUp {
         case .events(let files) where settings.safetyReadPeriod != nil:
-            var threshold = "the driver's threshold"
+            var described = StillDeviceWatch(method: .motionEvent, eventFiles: files, safetyReadSeconds: settings.safetyReadPeriod)
             let watch = MotionEventWatch(sysname: sysname, enableFiles: files)
             if let motion = pace?.motionThreshold,
                let (file, value) = offer.threshold(enable: files, acceleration: motion) {
                 do {
                     try watch.setThreshold(file: file, value: value)
-                    threshold = "threshold \(value) in events/\(file) (about \(formatDecimal(motion)) m/s²)"
+                    (described.thresholdFile, described.thresholdValue, described.motionThreshold) = (file, value, motion)
                 } catch {
                     logger.notice("\(info.device): \(error); its driver's threshold stays, which may not notice a turn by hand")
                 }
             }
-            logger.info("\(info.device) signals motion itself: while the device is still, orientd reads nothing and sleeps on its motion event (events/\(files.joined(separator: ", ")), \(threshold)), with a safety read every \(period) s")
-            return (watch, "its motion event wakes orientd (events/\(files.joined(separator: ", ")), \(threshold)); nothing is read until it fires, but for a safety read every \(period) s")
+            logger.info("\(info.device) signals motion itself: while the device is still, orientd reads nothing and sleeps on it: \(described.sentence)")
+            return (watch, described)
         case .events(let files):
-            logger.info("\(info.device) can signal motion itself (events/\(files.joined(separator: ", "))), but safety-read-seconds is 0 or still-rate is not below rate: a still device is \(polled)")
-            return (nil, "\(polled) (its motion event is not used: safety-read-seconds is 0 or still-rate is not below rate)")
+            polled.reason = "its motion event (events/\(files.joined(separator: ", "))) is not used: safety-read-seconds is 0 or still-rate is not below rate"
         case .polling(let reason):
             if settings.safetyReadPeriod != nil, let motion = pace?.motionThreshold,
                let hub = (display as? IIOAccelerometer)?.changeWatch(motionThreshold: motion) {
-                logger.info("\(info.device) is a sensor hub's: while the device is still, \(hub.words), and orientd sleeps on its buffer until one comes, with a safety read every \(period) s")
-                return (hub, "\(hub.words); nothing is read until it reports, but for a safety read every \(period) s")
+                var described = hub.description
+                described.safetyReadSeconds = settings.safetyReadPeriod
+                logger.info("\(info.device) is a sensor hub's: while the device is still, orientd sleeps on its buffer: \(described.sentence)")
+                return (hub, described)
             }
-            logger.info("\(info.device): no motion event to sleep on (\(reason)); a still device is \(polled)")
-            return (nil, "\(polled) (\(reason))")
+            polled.reason = reason
         }
+        logger.info("\(info.device): no motion event to sleep on: a still device is \(polled.sentence)")
+        return (nil, polled)
     }
 
-    /// How a still device is read without a motion event, in words: "read 3 times a second, 1.25
-    /// once still for 10 s".
-    private func stillReads(_ settings: SensorLoop.Settings) -> String {
-        guard settings.isAdaptive else { return "read \(formatDecimal(rate)) times a second, as when it moves" }
-        let still = "read \(formatDecimal(1 / settings.stillPeriod)) times a second"
-        guard settings.dormantPeriod > settings.stillPeriod, let after = pace?.dormantAfterMs else { return still }
-        return still + ", \(formatDecimal(1 / settings.dormantPeriod)) once still for \(formatDecimal(after / 1000)) s"
-    }
-
-    /// The motion event failed: the still device is read at the still rate until it reopens.
-    private func stopWatching(_ failed: any StillWatch, because reason: String, device: String?, loop: inout SensorLoop, at time: Double) {
-        let polled = stillReads(loop.settings)
-        logger.warning("\(device ?? "the accelerometer"): \(reason); a still device is \(polled) instead until it is reopened")
-        loop.motionWatchFailed(at: time)
-        onReading(.stillWatch("\(polled) (\(failed.signal) failed: \(reason))"))
+    /// How a still device is read without a watch: at the still rate, and the dormant rate once
+    /// still for long (the reason is the caller's).
+    private func readAtStillRate(_ settings: SensorLoop.Settings) -> StillDeviceWatch {
+        var reading = StillDeviceWatch(method: .reading, readsPerSecond: 1 / settings.stillPeriod)
+        if settings.dormantPeriod > settings.stillPeriod, let after = pace?.dormantAfterMs {
+            (reading.dormantReadsPerSecond, reading.dormantAfterSeconds) = (1 / settings.dormantPeriod, after / 1000)
+        }
+        return reading
     }
 
     /// Reads (or takes what was captured from) every source and hands each sample or failure to

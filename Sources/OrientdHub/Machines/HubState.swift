@@ -144,9 +144,9 @@ struct HubState {
     }
 
     /// How the still display accelerometer is watched: `status` says so.
-    mutating func sensorStillWatch(_ text: String) {
-        sensor?.stillWatch = text
-        if !devices.isEmpty { devices[0].stillWatch = text }
+    mutating func sensorStillWatch(_ watch: StillDeviceWatch) {
+        sensor?.stillWatch = watch
+        if !devices.isEmpty { devices[0].stillWatch = watch }
     }
 
     mutating func hingeChanged(_ newHinge: TabletModeDetector.State, at time: Double) -> [Action] {

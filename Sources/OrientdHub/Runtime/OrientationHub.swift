@@ -177,8 +177,8 @@ public final class OrientationHub: Sendable {
     }
 
     /// How the still display accelerometer is watched, in words, for `status`.
-    public func sensorStillWatch(_ text: String) {
-        state.withLock { $0.machine.sensorStillWatch(text) }
+    public func sensorStillWatch(_ watch: StillDeviceWatch) {
+        state.withLock { $0.machine.sensorStillWatch(watch) }
     }
 
     /// The display's tilt step changed.
