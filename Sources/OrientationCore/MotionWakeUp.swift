@@ -16,30 +16,45 @@ public enum MotionWakeUp: Equatable, Sendable {
     /// No motion event to trust: read at the still rate.
     case polling(reason: String)
 
-    /// The kinds of event that mean motion on any driver, best first.
+    /// The kinds of event that mean motion on any driver, best first. `roc` is a rate of change:
+    /// bmc150-accel-core.c's slope (any-motion) detector, and the wake-on-motion of
+    /// inv_icm42600_accel.c and of inv_mpu_core.c (mpu6500 and later, Linux 6.10 on), both on
+    /// the OR of the axes (`in_accel_x|y|z_roc_rising_en`).
     static let motionKinds = ["roc", "mag_adaptive", "thresh_adaptive"]
 
-    /// Drivers (their IIO `name`) whose plain event of one kind is a high-passed motion detector.
-    static let highPassedEvents: [String: String] = [
-        "mma8451": "mag", "mma8452": "mag", "mma8453": "mag", "fxls8471": "mag",
-        "bma400": "mag",
-        "kxcjk1013": "thresh", "kxcj91008": "thresh", "kxtj21009": "thresh", "kxtf9": "thresh", "kx0231025": "thresh",
+    /// A driver whose plain event of one kind is a high-passed motion detector, as its kernel
+    /// source makes it: the table is data, each row naming the file it was read from.
+    struct HighPassedEvent {
+        /// The IIO `name`s the driver gives its devices (`normalized`).
+        let names: Set<String>
+        /// The event kind that is motion on it: "mag", "thresh".
+        let kind: String
+        /// m/s² per count of the event's `_value`, where the driver leaves a threshold a hand's
+        /// turn would not cross (orientd then writes its own); nil where the driver's stays.
+        let step: Double?
+        /// Where in the kernel this comes from.
+        let source: String
+    }
+
+    static let highPassedEvents: [HighPassedEvent] = [
+        HighPassedEvent(names: ["mma8451", "mma8452", "mma8453", "fxls8471"], kind: "mag", step: 8 * 9.80665 / 127,
+                        source: "drivers/iio/accel/mma8452.c: the transient detector (high-passed), threshold in steps of 8 g / 127 whatever the range, set to 127 at probe"),
+        HighPassedEvent(names: ["bma400"], kind: "mag", step: nil,
+                        source: "drivers/iio/accel/bma400_core.c: activity detection (generic interrupt 1, AC-referenced), 80 mg written at each enabling"),
+        HighPassedEvent(names: ["kxcjk1013", "kxcj91008", "kxtj21009", "kxtf9", "kx0231025"], kind: "thresh", step: nil,
+                        source: "drivers/iio/accel/kxcjk-1013.c: the wake-up engine (motion over the threshold in 1 count steps)"),
     ]
 
-    /// m/s² per count of the motion event's `_value`, for the drivers whose threshold would not
-    /// fire on a hand's turn as they leave it: mma8452.c counts its transient threshold in steps
-    /// of 8 g / 127 whatever the range, and sets it to 127 (8 g) at probe. The other trusted
-    /// drivers keep theirs (bmc150: 1 slope count; kxcjk-1013: 1 wake-up count; bma400: 80 mg,
-    /// written by the driver at each enabling), all well under a turn.
-    static let thresholdSteps: [String: Double] = [
-        "mma8451": 8 * 9.80665 / 127, "mma8452": 8 * 9.80665 / 127, "mma8453": 8 * 9.80665 / 127, "fxls8471": 8 * 9.80665 / 127,
-    ]
+    static func highPassed(_ deviceName: String) -> HighPassedEvent? {
+        let name = normalized(deviceName)
+        return highPassedEvents.first { $0.names.contains(name) }
+    }
 
     /// The `_value` file to write before enabling `enable`, and the count that stands for a
     /// motion of `acceleration` m/s² (at least 1); nil where the driver's own threshold stays.
     public static func threshold(deviceName: String, eventFiles: [String], enable: [String],
                                  acceleration: Double) -> (file: String, value: String)? {
-        guard let step = thresholdSteps[normalized(deviceName)], let first = enable.first.flatMap(EventFile.init) else { return nil }
+        guard let step = highPassed(deviceName)?.step, let first = enable.first.flatMap(EventFile.init) else { return nil }
         let suffix = "\(first.kind)_\(first.direction)_value"
         let candidates = [String(first.file.dropLast("_en".count)) + "_value", "in_accel_\(suffix)"]
         guard let file = candidates.first(where: eventFiles.contains) else { return nil }
@@ -78,7 +93,7 @@ public enum MotionWakeUp: Equatable, Sendable {
         // rising on x&y&z, which fires while the device is still.
         let events = eventFiles.compactMap(EventFile.init).filter { $0.direction != "falling" && !$0.andCombined }
         guard !events.isEmpty else { return .polling(reason: "\(deviceName) has no accelerometer event that signals motion") }
-        let trusted = motionKinds + (highPassedEvents[normalized(deviceName)].map { [$0] } ?? [])
+        let trusted = motionKinds + (highPassed(deviceName).map { [$0.kind] } ?? [])
         for kind in trusted {
             let chosen = events.filter { $0.kind == kind }.map(\.file).sorted()
             if !chosen.isEmpty { return .events(enable: chosen) }

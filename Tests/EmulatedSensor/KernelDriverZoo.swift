@@ -154,6 +154,8 @@ public enum KernelDriverZoo {
             layout.samplingFrequencyFile = "sampling_frequency"
             layout.scanType = "be:s16/16>>0"
             layout.triggers = ["mpu6500-dev0"]
+            // Wake-on-motion, on the OR of the axes, from Linux 6.10 (inv_mpu_core.c's inv_wom_events).
+            layout.events = ["in_accel_x|y|z_roc_rising_en", "in_accel_x|y|z_roc_rising_value"]
             layout.otherFiles = gyroscope
             return layout
         }(),

@@ -93,4 +93,19 @@ import Testing
         let files = ["in_accel_x_roc_either_en", "in_accel_x_roc_either_value"]
         #expect(MotionWakeUp.threshold(deviceName: "bmc150_accel", eventFiles: files, enable: ["in_accel_x_roc_either_en"], acceleration: 1) == nil)
     }
+
+    /// Issue 43, point 9: inv_mpu6050's wake-on-motion (mpu6500 and later, Linux 6.10 on) is a
+    /// `roc` rising on the OR of the axes; icm42600's is the same. Both drivers need an IRQ.
+    @Test(arguments: ["mpu6500", "icm20602", "icm42688-accel"])
+    func wakeOnMotionOfInvenSenseChips(name: String) {
+        let files = ["in_accel_x|y|z_roc_rising_en", "in_accel_x|y|z_roc_rising_value"]
+        #expect(MotionWakeUp.choose(deviceName: name, eventFiles: files) == .events(enable: ["in_accel_x|y|z_roc_rising_en"]))
+    }
+
+    /// Every driver of the table names the kernel file it was read from.
+    @Test func theDriverTableNamesItsSources() {
+        for row in MotionWakeUp.highPassedEvents {
+            #expect(row.source.hasPrefix("drivers/iio/"), "\(row.names)")
+        }
+    }
 }

@@ -12,9 +12,15 @@ public final class ReadingDemand: Sendable {
         var lastRequest = -Double.infinity
         var reading = true
         var wakeUp: (@Sendable () -> Void)?
-        /// The poller sleeps on the sensor's motion event: a request wakes it for a fresh reading.
-        var watchingMotion = false
-        var requestWhileWatching = false
+        var watch = Watch.notWatching
+    }
+
+    /// Whether the poller sleeps on the still sensor's watch (then a request wakes it for a
+    /// fresh reading), and whether one came meanwhile.
+    private enum Watch {
+        case notWatching
+        case watching
+        case requested
     }
 
     private let state = Mutex(State())
@@ -34,7 +40,7 @@ public final class ReadingDemand: Sendable {
     public func request(at time: Double = MonotonicClock.now(), needsFreshReading: Bool = true) {
         change(wakingAWatch: needsFreshReading) { state in
             state.lastRequest = time
-            if state.watchingMotion, needsFreshReading { state.requestWhileWatching = true }
+            if state.watch == .watching, needsFreshReading { state.watch = .requested }
         }
     }
 
@@ -56,17 +62,15 @@ public final class ReadingDemand: Sendable {
 
     /// Called by the poller when it starts or stops sleeping on the sensor's motion event.
     func watchMotion(_ watching: Bool) {
-        state.withLock { state in
-            state.watchingMotion = watching
-            state.requestWhileWatching = false
-        }
+        state.withLock { $0.watch = watching ? .watching : .notWatching }
     }
 
     /// Whether a request came while the poller slept on motion (it then reads once); clears it.
     func takeRequestWhileWatching() -> Bool {
         state.withLock { state in
-            defer { state.requestWhileWatching = false }
-            return state.requestWhileWatching
+            guard state.watch == .requested else { return false }
+            state.watch = .watching
+            return true
         }
     }
 
@@ -79,7 +83,7 @@ public final class ReadingDemand: Sendable {
     private func change(wakingAWatch: Bool = true, _ body: (inout State) -> Void) {
         let wake: (@Sendable () -> Void)? = state.withLock { state in
             body(&state)
-            return state.reading && !(state.watchingMotion && wakingAWatch) ? nil : state.wakeUp
+            return state.reading && !(state.watch != .notWatching && wakingAWatch) ? nil : state.wakeUp
         }
         wake?()
     }
