@@ -351,3 +351,21 @@ import Testing
         #expect(idle.next(at: 6) == .sleep(until: .infinity))
     }
 }
+
+/// A suspend noticed by the clocks, where logind does not run.
+@Suite struct SuspendNoticeTests {
+    private func resumes(from start: Double, looks: [Double]) -> [Bool] {
+        var notice = SuspendNotice(suspendedSeconds: start)
+        return looks.map { notice.resumed(suspendedSeconds: $0) }
+    }
+
+    @Test func aGrowthOfTheSuspendedTimeIsAResume() {
+        #expect(resumes(from: 100, looks: [100.0001, 160, 160]) == [false, true, false], "slept a minute, once")
+    }
+
+    /// Preempted between the two clocks' reads, a look comes out short: the next, true one is
+    /// no resume (it was one under an emulated CPU, and a still hub reported for 1.5 s).
+    @Test func aShortLookIsNoBaseline() {
+        #expect(resumes(from: 100, looks: [99.2, 100]) == [false, false])
+    }
+}

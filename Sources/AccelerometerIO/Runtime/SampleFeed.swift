@@ -14,7 +14,7 @@ public protocol SampleFeed: AnyObject, Sendable {
 /// with its time in seconds; the news that reading stopped for want of demand (the next sample
 /// comes after a gap of unknown motion); or that the feed's accelerometers were opened (the
 /// display one first), or lost (removed, or failing until they were closed); or how a still display
-/// accelerometer is watched, in words (by its motion event, or read at the still rate, and why).
+/// accelerometer is watched (by its motion event or its hub's change reports, or read at the still rate, and why).
 public enum Reading: Sendable {
     case sample(AccelerometerSample, device: String)
     case failure(SensorReadError, time: Double, device: String)

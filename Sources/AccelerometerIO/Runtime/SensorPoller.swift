@@ -116,10 +116,6 @@ public final class SensorPoller: SampleFeed, Sendable {
         thread.wake()
     }
 
-    /// How much more suspended time than at the last look means the system slept since: more
-    /// than the clocks' drift between two reads of them, less than any real suspend.
-    static let suspendNoticed = 0.5
-
     /// What udev says happened to an IIO device; called from any thread.
     public func hotplug(_ event: HotplugEvent) {
         switch event.subsystem {
@@ -153,7 +149,7 @@ public final class SensorPoller: SampleFeed, Sendable {
         var watch: (any StillWatch)?
         var description: StillDeviceWatch?
         var watching = false
-        var suspended = MonotonicClock.suspendedSeconds()
+        var suspends = SuspendNotice(suspendedSeconds: MonotonicClock.suspendedSeconds())
 
         while !thread.shouldStop {
             defer {
@@ -169,10 +165,8 @@ public final class SensorPoller: SampleFeed, Sendable {
                 if !resumes.take().isEmpty { loop.systemResumed(at: MonotonicClock.now()) }
             }
             // Without logind's word, a suspend shows when the clock that counts it runs ahead of
-            // the one that does not (seen at the next wake-up: the heartbeat's at the latest).
-            let nowSuspended = MonotonicClock.suspendedSeconds()
-            if nowSuspended - suspended > Self.suspendNoticed { loop.systemResumed(at: MonotonicClock.now()) }
-            suspended = nowSuspended
+            // the one that does not (seen at the next wake-up: a safety read's at the latest).
+            if suspends.resumed(suspendedSeconds: MonotonicClock.suspendedSeconds()) { loop.systemResumed(at: MonotonicClock.now()) }
             let now = MonotonicClock.now()
             switch loop.next(at: now) {
             case .beat:

@@ -176,7 +176,7 @@ public final class OrientationHub: Sendable {
         state.withLock { $0.machine.sensorScaleWrong(problem) }
     }
 
-    /// How the still display accelerometer is watched, in words, for `status`.
+    /// How the still display accelerometer is watched, for `status`.
     public func sensorStillWatch(_ watch: StillDeviceWatch) {
         state.withLock { $0.machine.sensorStillWatch(watch) }
     }

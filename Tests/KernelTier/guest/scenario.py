@@ -401,8 +401,8 @@ def compare_on_dbus(options, sensor):
             monitor.close()
         finally:
             daemon.stop()
-            if name == "iio-sensor-proxy":
-                note("iio-sensor-proxy's log:\n" + open("/run/iio-sensor-proxy.log").read()[-2000:])
+            log = "/run/iio-sensor-proxy.log" if name == "iio-sensor-proxy" else "/run/orientd.log"
+            note(f"{name}'s log:\n" + open(log).read()[-2000:])
 
 
 def get_over_socket():
