@@ -79,6 +79,8 @@ public struct SamplingPace: Sendable {
     private var reference: Vector3?
     private var lastTime = -Double.infinity
     private var lastMotion = -Double.infinity
+    /// When a sample last moved (a motion event's `noteMotion` is not one).
+    public private(set) var lastMovedSample = -Double.infinity
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -95,6 +97,7 @@ public struct SamplingPace: Sendable {
             if (acceleration - reference).magnitude > settings.motionThreshold {
                 self.reference = acceleration
                 lastMotion = time
+                lastMovedSample = time
             } else {
                 let timeConstant = settings.stillAfterMs / 1000
                 let step = time - lastTime
@@ -135,6 +138,7 @@ public struct SamplingPace: Sendable {
         reference = nil
         lastTime = -.infinity
         lastMotion = -.infinity
+        lastMovedSample = -.infinity
         rate = .full
     }
 

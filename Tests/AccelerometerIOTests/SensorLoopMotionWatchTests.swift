@@ -50,7 +50,7 @@ import Testing
             case .paceChanged(let rate): steps.append(.pace(rate, now))
             case .motionEventMissed: steps.append(.missed(givingUp: false, now))
             case .dropWatch(.keepsMissing): steps.append(.missed(givingUp: true, now))
-            case .watchEnded, .releaseCapture, .interruptWatch, .dropWatch(.failed): break
+            case .watchEnded, .releaseCapture, .interruptWatch, .dropWatch(.failed), .dropWatch(.wakesWithoutMotion): break
             case .armMotionWatch:
                 if armingFails {
                     loop.motionWatchFailed(reason: "refused", at: now)
@@ -284,6 +284,22 @@ import Testing
         let steps = run(&loop, until: 40) { $0 >= 10 ? landscape : portrait }
         let firstAfter = reads(steps).first { $0 >= 10 }
         #expect(firstAfter.map { $0 - 10 <= 20 } == true, "\(String(describing: firstAfter))")
+    }
+
+    /// A watch that wakes orientd with the device still (a hub ignoring its change sensitivity,
+    /// a threshold under the table's vibrations), five times in a row, is given up for the still
+    /// rate; wakes that find motion never count.
+    @Test func aWatchThatKeepsWakingWithoutMotionIsGivenUp() {
+        var loop = started()
+        let steps = run(&loop, until: 60, motion: [5, 10, 15, 20, 25, 30]) { _ in portrait }
+        #expect(!loop.isWatchingMotion, "five quiet wakes give the watch up")
+        #expect(reads(steps).filter { $0 > 40 }.count >= 20, "read at the still rate after")
+
+        var moving = started()
+        _ = run(&moving, until: 60, motion: [5, 10, 15, 20, 25, 30]) { time in
+            Int(time / 5) % 2 == 0 ? portrait : landscape
+        }
+        #expect(moving.isWatchingMotion, "wakes that find motion are what the watch is for")
     }
 
     /// A hub's change reports: its buffer stays (no `releaseCapture`), and a read it did not ask

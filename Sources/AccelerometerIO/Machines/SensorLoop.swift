@@ -158,6 +158,10 @@ public struct SensorLoop: Sendable {
         case failed(reason: String)
         /// Safety reads found the device moved unseen `missesBeforePolling` times.
         case keepsMissing
+        /// The watch woke orientd `quietWakesBeforePolling` times in a row and no sample moved
+        /// after it: a hub that ignores its change sensitivity, a threshold under the vibrations
+        /// of where the device lies. Read at the still rate, it costs less than waking at each.
+        case wakesWithoutMotion
     }
 
     /// What the loop must know of how the still device is watched, to order the I/O around it.
@@ -194,6 +198,8 @@ public struct SensorLoop: Sendable {
     /// Safety reads that find the device moved without its event, since the sources opened,
     /// before it is polled.
     public static let missesBeforePolling = 2
+    /// Wakes in a row with no sample moving after them before the watch is given up.
+    public static let quietWakesBeforePolling = 5
 
     /// What the loop knows while the sources are closed: when to try again, and what it said of
     /// the last failures (so each is logged once, and the loss announced once).
@@ -216,6 +222,10 @@ public struct SensorLoop: Sendable {
         var watch = MotionWatch.unavailable
         /// Safety reads that found the device moved unseen since the sources opened.
         var misses = 0
+        /// When the watch last woke orientd, until the device is still again.
+        var wokenAt: Double?
+        /// Wakes in a row after which no sample moved.
+        var quietWakes = 0
     }
 
     private enum Phase: Equatable, Sendable {
@@ -329,6 +339,15 @@ public struct SensorLoop: Sendable {
                 }
             }
         }
+        if rate != .full, let woken = open.wokenAt {
+            // Still again after a wake: did anything move after it?
+            open.wokenAt = nil
+            open.quietWakes = (pace?.lastMovedSample ?? -.infinity) >= woken ? 0 : open.quietWakes + 1
+            if open.quietWakes >= Self.quietWakesBeforePolling, open.watch != .unavailable {
+                open.watch = .unavailable
+                pending.append(.dropWatch(.wakesWithoutMotion))
+            }
+        }
         guard let displayFailure else {
             open.failingSince = nil
             phase = .open(open)
@@ -371,6 +390,7 @@ public struct SensorLoop: Sendable {
         guard case .open(var open) = phase, case .armed(let traits, _) = open.watch else { return }
         open.watch = .disarmed(traits)
         open.nextReadAt = time
+        open.wokenAt = time
         phase = .open(open)
         pending.append(.watchEnded(at: time, byMotion: true))
         pace?.noteMotion(at: time)
@@ -415,6 +435,7 @@ public struct SensorLoop: Sendable {
                 break
             }
             open.nextReadAt = time
+            open.wokenAt = nil
             phase = .open(open)
             restartPace()
         }
@@ -475,6 +496,7 @@ public struct SensorLoop: Sendable {
             case .armed(let traits, _), .disarmed(let traits), .safetyRead(let traits): open.watch = .disarmed(traits)
             case .unavailable: break
             }
+            open.wokenAt = nil
             phase = .idle(open)
             pending.append(.pause)
         case (.idle(var open), true):

@@ -269,6 +269,11 @@ public final class SensorPoller: SampleFeed, Sendable {
                         ? "the hub seems not to honour its change sensitivity, or the turns were too slow for it"
                         : "its interrupt seems not to be wired (the firmware may give it no IRQ), or the turns were too slow for its threshold"
                     reason = "\(signal) missed the device's motion \(SensorLoop.missesBeforePolling) times: \(cause)"
+                case .wakesWithoutMotion:
+                    let cause = watch?.releasesCapture == false
+                        ? "the hub seems not to honour its change sensitivity"
+                        : "its threshold seems below the vibrations where the device lies"
+                    reason = "\(signal) woke orientd \(SensorLoop.quietWakesBeforePolling) times in a row with the device still: \(cause)"
                 }
                 watch?.close()
                 watch = nil
