@@ -107,11 +107,14 @@ import Testing
         #expect(Double(reports) <= seconds, "a still hub with a client sent \(reports) reports in \(seconds) s\n\(run.output)")
         #expect(still["report_interval_ms"] as? Int == 40, "the hub's report interval: \(still["report_interval_ms"] ?? "unknown")")
         let watch = still["still_watch"] as? [String: Any] ?? [:]
-        #expect(watch["method"] as? String == "hubReports" && watch["reportsPerSecond"] as? Double == 25
+        #expect(watch["method"] as? String == "hubReports" && watch["reportsPerSecond"] as? Double == 10
                 && watch["thresholdFile"] as? String == "in_accel_hysteresis", "status: \(watch)")
         // Stopped while the hub reported only changes (0.102 g): the sensitivity it had is back.
         #expect(abs((run["armed"]["change_sensitivity"] as? Double ?? 0) - 0.102) < 0.0005, "still: \(run["armed"])")
         #expect(run["stopped"]["change_sensitivity"] as? Double == 0, "after orientd stopped: \(run["stopped"])")
+        // And its report interval: 100 ms while still (the hub judges changes that often), 40 once orientd stopped.
+        #expect(run["armed"]["report_interval_ms"] as? Int == 100, "still: \(run["armed"])")
+        #expect(run["stopped"]["report_interval_ms"] as? Int == 40, "after orientd stopped: \(run["stopped"])")
         // The hub's light and proximity sensors (hid-sensor-als, hid-sensor-prox) on the socket.
         let ambient = run["ambient"]
         print("kernel tier, the hub's ambient sensors: \(ambient)")

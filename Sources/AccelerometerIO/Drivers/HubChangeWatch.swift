@@ -4,9 +4,11 @@ import OrientationCore
 /// A HID sensor hub's accelerometer watched while still by its change sensitivity: the hub is
 /// told (`in_accel_hysteresis`, the HID Change Sensitivity property) to report only a change
 /// larger than a hand's motion, so a still device sends nothing, and the poller sleeps on the
-/// buffer's descriptor, which polls readable the moment a report arrives. The hub keeps its report
-/// interval (orientd's rate), so a turn is reported within one interval. On motion the
-/// sensitivity the hub had goes back, and every report flows again for the classifier.
+/// buffer's descriptor, which polls readable the moment a report arrives. Its report interval
+/// goes to 100 ms while still (10 Hz, `SamplingFrequency.minimum`): the hub samples its
+/// accelerometer to judge changes that often, not at orientd's rate, and a turn is reported
+/// within 100 ms. On motion the rate and the sensitivity the hub had go back, and every report
+/// flows again for the classifier.
 ///
 /// hid-sensor-attributes.c converts what is written to the field's own unit and exponent, so the
 /// value is in the unit the hub reports acceleration in: g (the usual, and the HID default) or
@@ -19,6 +21,8 @@ final class HubChangeWatch: StillWatch {
     let stillSensitivity: String
     private let stillValue: Double
     private var movingSensitivity: String?
+    /// The report rate file, what is written there while still, and orientd's rate written back.
+    private let reportRate: (file: String, still: String, moving: String)?
     private var armed = false
     let releasesCapture = false
     let readsRawWhenAsked = true
@@ -26,10 +30,12 @@ final class HubChangeWatch: StillWatch {
     /// How the still device is watched, for `status` and the log.
     let description: StillDeviceWatch
 
-    init(accelerometer: IIOAccelerometer, stillSensitivity: String, stillValue: Double, description: StillDeviceWatch) {
+    init(accelerometer: IIOAccelerometer, stillSensitivity: String, stillValue: Double,
+         reportRate: (file: String, still: String, moving: String)?, description: StillDeviceWatch) {
         self.accelerometer = accelerometer
         self.stillSensitivity = stillSensitivity
         self.stillValue = stillValue
+        self.reportRate = reportRate
         self.description = description
     }
 
@@ -63,6 +69,7 @@ final class HubChangeWatch: StillWatch {
         }
         try write(stillSensitivity)
         armed = true
+        if let reportRate { try write(reportRate.still, to: reportRate.file) }
     }
 
     /// A report came: the device moved (a report that queued before the arming wakes it once
@@ -76,6 +83,8 @@ final class HubChangeWatch: StillWatch {
     func interrupted() throws(MotionWatchError) {
         guard armed, let movingSensitivity else { return }
         armed = false
+        // The rate first: the reports of the motion come at orientd's pace.
+        if let reportRate { try write(reportRate.moving, to: reportRate.file) }
         try write(movingSensitivity)
     }
 
@@ -88,6 +97,14 @@ final class HubChangeWatch: StillWatch {
             try accelerometer.writeAttributeFile(Self.file, value: value)
         } catch {
             throw .cannotSetSensitivity(file: Self.file, reason: "\(error)")
+        }
+    }
+
+    private func write(_ rate: String, to file: String) throws(MotionWatchError) {
+        do {
+            try accelerometer.writeAttributeFile(file, value: rate)
+        } catch {
+            throw .cannotSetReportRate(file: file, reason: "\(error)")
         }
     }
 }

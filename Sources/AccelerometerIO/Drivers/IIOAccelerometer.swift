@@ -154,9 +154,16 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         // In thousandths: the kernel keeps no finer (the field's exponent), and the log stays readable.
         let stillValue = max(1, (HubChangeWatch.sensitivity(forMotion: motionThreshold, scale: info.calibration.x.scale) * 1000).rounded()) / 1000
         let still = formatDecimal(stillValue)
+        // The report rate slows to 10 Hz while still, where the hub reports faster and its rate can be written.
+        let rateFile = "in_accel_sampling_frequency"
+        let reportRate = samplingFrequency.flatMap { moving in
+            moving > SamplingFrequency.minimum && context.hasAttributeFile(rateFile, on: device)
+                ? (file: rateFile, still: formatDecimal(SamplingFrequency.minimum), moving: formatDecimal(moving)) : nil
+        }
         let description = StillDeviceWatch(method: .hubReports, thresholdFile: HubChangeWatch.file, thresholdValue: still,
-                                           motionThreshold: motionThreshold, reportsPerSecond: samplingFrequency)
-        return HubChangeWatch(accelerometer: self, stillSensitivity: still, stillValue: stillValue, description: description)
+                                           motionThreshold: motionThreshold, reportsPerSecond: reportRate == nil ? samplingFrequency : SamplingFrequency.minimum)
+        return HubChangeWatch(accelerometer: self, stillSensitivity: still, stillValue: stillValue, reportRate: reportRate,
+                              description: description)
     }
 
     private func readRaw(_ channel: String) throws(SensorReadError) -> Double {

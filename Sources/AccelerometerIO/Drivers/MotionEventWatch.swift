@@ -106,6 +106,7 @@ enum MotionWatchError: Error, CustomStringConvertible {
     case noDescriptor(reason: String)
     case descriptorFailed(reason: String)
     case cannotSetSensitivity(file: String, reason: String)
+    case cannotSetReportRate(file: String, reason: String)
 
     var description: String {
         switch self {
@@ -114,6 +115,7 @@ enum MotionWatchError: Error, CustomStringConvertible {
         case .noDescriptor(let reason): "cannot get the event descriptor (IIO_GET_EVENT_FD_IOCTL: \(reason))"
         case .descriptorFailed(let reason): "its event descriptor failed (\(reason))"
         case .cannotSetSensitivity(let file, let reason): "cannot write its change sensitivity to \(file) (\(reason))"
+        case .cannotSetReportRate(let file, let reason): "cannot write its report rate to \(file) (\(reason))"
         }
     }
 }

@@ -515,14 +515,14 @@ def main():
         if hasattr(sensor, "change_sensitivity"):
             # Lying still, so orientd stops while the hub reports only changes.
             time.sleep(SETTLE_SECONDS)
-            result("armed", change_sensitivity=sensor.change_sensitivity())
+            result("armed", change_sensitivity=sensor.change_sensitivity(), report_interval_ms=sensor.report_interval_ms())
         subscriber.close()
     finally:
         # After a suspend orientd cannot exit (suspend_with_a_turn): what it does on SIGTERM is
         # done within a second or two, its exit never.
         daemon.stop(grace=2 if options.suspend else 10)
         if hasattr(sensor, "change_sensitivity"):
-            result("stopped", change_sensitivity=sensor.change_sensitivity())
+            result("stopped", change_sensitivity=sensor.change_sensitivity(), report_interval_ms=sensor.report_interval_ms())
         note("orientd's log:\n" + daemon.log())
 
 
