@@ -80,6 +80,27 @@ import Testing
         await second.close()
     }
 
+    /// A process started while orientd listens (posix_spawn closes only close-on-exec
+    /// descriptors) must not keep the socket answering once orientd is gone: the next orientd
+    /// would take it for a live daemon. SwiftNIO's own listening socket was inherited; under the
+    /// full suite, a test's dbus-daemon held it for 10 s and `aStaleSocketIsReplaced` failed.
+    @Test func aChildStartedMeanwhileDoesNotHoldTheSocket() async throws {
+        let directory = scratchDirectory()
+        let first = try await bind(directory + "/orientd.sock")
+        var child: pid_t = 0
+        let arguments: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("5"), nil]
+        defer { arguments.forEach { free($0) } }
+        #expect(posix_spawn(&child, "/bin/sleep", nil, nil, arguments, environ) == 0)
+        defer {
+            kill(child, SIGKILL)
+            var status: Int32 = 0
+            waitpid(child, &status, 0)
+        }
+        try await first.channel.close()
+        let second = try await bind(directory + "/orientd.sock")
+        await second.close()
+    }
+
     /// Issue 13, D10: a listen backlog of 256 refused 14 of 5 000 fast non-blocking connects.
     /// The kernel's own view of the listening socket (`ss`: its Send-Q is the backlog) must be as
     /// large as the kernel allows.

@@ -83,7 +83,11 @@ public struct HubServer: Service {
             let privatePath = try place.makePrivateDirectory()
             let channel: Channel
             do {
-                channel = try await bootstrap.bind(unixDomainSocketPath: privatePath).get()
+                let descriptor = try listeningSocket(at: privatePath)
+                channel = try await bootstrap.withBoundSocket(descriptor).get()
+                // SwiftNIO listens again as it registers the socket, with its own backlog (128):
+                // ours again, which Linux takes on a listening socket.
+                listen(descriptor, backlog)
             } catch {
                 throw HubError("cannot listen on \(socketPath): \(explain(error, socketPath: socketPath))")
             }
@@ -179,6 +183,31 @@ public struct HubServer: Service {
     private static func inode(of path: String) -> ino_t? {
         var status = stat()
         return stat(path, &status) == 0 ? status.st_ino : nil
+    }
+
+    /// A Unix socket listening at `path`, close-on-exec (SwiftNIO's own is not): a process started
+    /// meanwhile (a hook, a helper, a test's child) must not keep orientd's socket answering
+    /// after orientd is gone, where the next orientd would take it for a live one.
+    private static func listeningSocket(at path: String) throws -> CInt {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard descriptor >= 0 else { throw IOError(errnoCode: errno, reason: "socket") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            Glibc.close(descriptor)
+            throw SocketAddressError.unixDomainSocketPathTooLong
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, listen(descriptor, backlog) == 0 else {
+            let error = IOError(errnoCode: errno, reason: bound == 0 ? "listen" : "bind")
+            Glibc.close(descriptor)
+            throw error
+        }
+        return descriptor
     }
 
     private static func isServed(_ path: String, group: EventLoopGroup) async -> Bool {
