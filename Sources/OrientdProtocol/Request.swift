@@ -1,3 +1,5 @@
+import OrientationCore
+
 /// A request's id, echoed in its reply: a JSON integer or string, chosen by the client.
 public enum RequestID: Codable, Hashable, Sendable, CustomStringConvertible {
     case integer(Int64)
@@ -37,10 +39,20 @@ public enum Method: String, Sendable, CaseIterable {
     case ping
     case lock
     case unlock
+
+    /// The members a request of this method may carry beside `id` and `method`.
+    public var parameters: [String] {
+        switch self {
+        case .get: ["device"]
+        case .subscribe: ["events", "orientations", "supportedInterfaceOrientations", "angleRate", "device"]
+        case .unsubscribe, .status, .ping, .lock, .unlock: []
+        }
+    }
 }
 
 /// A request line as the client sent it: `{"id": ID, "method": NAME, ...}`. The other members are
-/// the method's parameters; members a method does not know are ignored.
+/// the method's parameters; a member the method does not take is refused (`unknownMember`), so a
+/// misspelt one is never taken for its default.
 public struct Request: Equatable, Sendable {
     public var id: RequestID
     public var method: String
@@ -75,6 +87,19 @@ public struct Request: Equatable, Sendable {
         parameters["id"] = nil
         parameters["method"] = nil
         return .success(Request(id: id, method: method, parameters: parameters))
+    }
+}
+
+extension Request {
+    /// The refusal of the first member (in name order) that `method` does not take, naming the
+    /// nearest one it does; nil when every member is one of its parameters.
+    public func unknownMember(for method: Method) -> ProtocolError? {
+        guard let member = parameters.keys.sorted().first(where: { !method.parameters.contains($0) }) else { return nil }
+        let name = printableExcerpt(member, limit: 40)
+        let takes = method.parameters.isEmpty ? "\(method.rawValue) takes no members beside id and method"
+            : "\(method.rawValue) takes: \(method.parameters.joined(separator: ", "))"
+        let guess = closest(to: member, among: method.parameters).map { "did you mean \"\($0)\"? " } ?? ""
+        return ProtocolError(.invalidParameters, "unknown member \"\(name)\"; \(guess)\(takes)")
     }
 }
 

@@ -23,6 +23,10 @@ public struct OrientationResult: MethodResult {
 /// to are left out.
 public struct SubscribeResult: MethodResult {
     public var events: [EventKind]
+    /// The device orientations whose changes are sent, when the request chose some (all otherwise).
+    public var orientations: [Orientation]?
+    /// The interface orientations taken, in order of preference, when they are not all four.
+    public var supportedInterfaceOrientations: [InterfaceOrientation]?
     public var orientation: Orientation
     /// With `deviceTiltDidChange`: the tilt now.
     public var tilt: DeviceTilt?

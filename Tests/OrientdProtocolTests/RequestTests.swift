@@ -40,6 +40,24 @@ import Testing
         #expect(!line.contains("null"))
     }
 
+    /// Issue 44: a misspelt member is refused, naming the nearest one the method takes, never
+    /// taken for its default; a method's own members pass.
+    @Test func aMemberTheMethodDoesNotTakeIsRefused() throws {
+        let misspelt = try parse(#"{"id":1,"method":"subscribe","event":["angles"]}"#).get()
+        let refusal = try #require(misspelt.unknownMember(for: .subscribe))
+        #expect(refusal.code == .invalidParameters)
+        #expect(refusal.message.hasPrefix(#"unknown member "event"; did you mean "events"? subscribe takes: events, "#), "\(refusal.message)")
+        let interface = try parse(#"{"id":1,"method":"subscribe","supportedInterfaceOrientation":["all"]}"#).get()
+        #expect(interface.unknownMember(for: .subscribe)?.message.contains(#"did you mean "supportedInterfaceOrientations"?"#) == true)
+        let full = try parse(#"{"id":1,"method":"subscribe","events":["angles"],"orientations":["portrait"],"supportedInterfaceOrientations":["all"],"angleRate":5,"device":"local:"}"#).get()
+        #expect(full.unknownMember(for: .subscribe) == nil)
+        #expect(try parse(#"{"id":1,"method":"get","device":"local:"}"#).get().unknownMember(for: .get) == nil)
+        let status = try parse(#"{"id":1,"method":"status","device":"local:"}"#).get()
+        #expect(status.unknownMember(for: .status)?.message == #"unknown member "device"; status takes no members beside id and method"#)
+        let far = try parse(#"{"id":1,"method":"get","xyzzy":1}"#).get()
+        #expect(far.unknownMember(for: .get)?.message == #"unknown member "xyzzy"; get takes: device"#)
+    }
+
     @Test func socketPathPrecedence() {
         #expect(Wire.socketPath(explicit: "/a", environment: ["ORIENTD_SOCKET": "/b"]) == "/a")
         #expect(Wire.socketPath(explicit: nil, environment: ["ORIENTD_SOCKET": "/b"]) == "/b")

@@ -190,6 +190,11 @@ final class ClientConnection: ChannelDuplexHandler {
         case .success(let parsed):
             request = parsed
         }
+        // A misspelt member would silently be its default ("event" for "events"): refused.
+        if let method = Method(rawValue: request.method), let refusal = request.unknownMember(for: method) {
+            send(ErrorReply(id: request.id, error: refusal), context: context)
+            return
+        }
         switch Method(rawValue: request.method) {
         case .get:
             guard let hub = namedHub(request, context: context) else { return }
@@ -315,7 +320,8 @@ final class ClientConnection: ChannelDuplexHandler {
         subscribedHub = hub
         let events = parameters.events
         let hinge = events.contains(.hingeAngleDidChange) || events.contains(.tabletModeDidChange) ? start.hinge : nil
-        send(SuccessReply(id: id, result: SubscribeResult(
+        // What was taken, where it is not the default: the client sees its request as read.
+        var result = SubscribeResult(
             events: events, orientation: start.orientation,
             tilt: events.contains(.deviceTiltDidChange) ? start.tilt : nil,
             interfaceOrientation: events.contains(.interfaceOrientationDidChange) ? subscription.interfaceOrientation : nil,
@@ -326,7 +332,15 @@ final class ClientConnection: ChannelDuplexHandler {
             proximityAvailable: parameters.needs(.proximity) ? start.proximity.available : nil,
             proximityState: parameters.needs(.proximity) ? start.proximity.value?.near : nil,
             lightAvailable: parameters.needs(.light) ? start.light.available : nil,
-            ambientLight: parameters.needs(.light) ? start.light.value : nil)), context: context)
+            ambientLight: parameters.needs(.light) ? start.light.value : nil)
+        let defaults = SubscribeParameters()
+        if parameters.orientations != defaults.orientations {
+            result.orientations = Orientation.allCases.filter(parameters.orientations.contains)
+        }
+        if parameters.supportedInterfaceOrientations != defaults.supportedInterfaceOrientations {
+            result.supportedInterfaceOrientations = parameters.supportedInterfaceOrientations
+        }
+        send(SuccessReply(id: id, result: result), context: context)
         subscription.sendWhatIsPending()
         answerWasSent()
     }
