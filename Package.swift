@@ -74,8 +74,11 @@ let package = Package(
         // reconnecting) over OrientdClient (one blocking connection).
         .target(name: "OrientdClient", dependencies: ["DaemonThreads", "OrientdProtocol", "OrientationCore"]),
 
+        // The daemon; run under the name orientctl, the client (OrientdMain): the package installs
+        // one executable under both names, one copy of the Swift runtime.
         .executableTarget(name: "orientd", dependencies: [
             "AccelerometerIO", "CDaemonThreads", "CLibSystemd", "DaemonThreads", "OrientationCore", "OrientdConfiguration", "OrientdHub", "OrientdProtocol", "SensorProxy",
+            "OrientctlCommand",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -91,10 +94,12 @@ let package = Package(
         // carries out ScreenRotator's decisions) and orientctl's terminal output.
         .target(name: "RotateRuntime", dependencies: ["DaemonThreads", "OrientdClient", "OrientdProtocol", "OrientationCore", "ScreenRotation"]),
 
-        .executableTarget(name: "orientctl", dependencies: [
+        // orientctl's commands, a library so that the orientd executable can be orientctl too.
+        .target(name: "OrientctlCommand", dependencies: [
             "DaemonThreads", "OrientdClient", "OrientdProtocol", "OrientationCore", "RotateRuntime", "ScreenRotation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        .executableTarget(name: "orientctl", dependencies: ["OrientctlCommand"]),
 
         // The client library's runnable example (README, "From Swift").
         .executableTarget(name: "orientation-example", dependencies: ["OrientdClient"], path: "Examples/OrientationExample"),

@@ -3,6 +3,7 @@ import CDaemonThreads
 import Glibc
 import NIOCore
 import NIOPosix
+import OrientctlCommand
 import OrientdConfiguration
 import OrientdProtocol
 
@@ -10,6 +11,11 @@ import OrientdProtocol
 @main
 enum OrientdMain {
     static func main() async {
+        // Installed, orientctl is this executable under another name.
+        if CommandLine.arguments.first.map({ $0.split(separator: "/").last == "orientctl" }) == true {
+            Orientctl.main()
+            return
+        }
         // Two event loops at most: 10 000 subscribers have a change within 100 ms with two
         // (scripts/bench-fanout: 91 ms p99 on 2 cores) but not with one (147 ms); an idle loop
         // never wakes, and one per core would be 8 threads on a phone. Lock saves are rare.

@@ -113,7 +113,7 @@ extension IntegrationTests {
             #expect(rotate.isRunning, "\(diagnosis())")
         }
 
-        /// NEEDS `orientctl rotate` (Sources/orientctl/Rotate.swift).
+        /// NEEDS `orientctl rotate` (Sources/OrientctlCommand/Rotate.swift).
         @Test(arguments: ["hyprland", "niri", "wlr-randr", "x11"])
         func everyOrientationTurnsTheBuiltInPanel(backend: String) throws {
             // That nothing more comes once the device rests is a property of orientctl, not of

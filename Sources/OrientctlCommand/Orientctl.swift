@@ -4,9 +4,9 @@ import Glibc
 import OrientdClient
 import OrientdProtocol
 
-@main
-struct Orientctl: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// orientctl's entry: `Orientctl.main()` parses the command line and runs the subcommand.
+public struct Orientctl: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "orientctl",
         abstract: "Ask orientd for the device orientation, follow it, and lock the rotation.",
         discussion: """
@@ -18,7 +18,9 @@ struct Orientctl: ParsableCommand {
         subcommands: [Get.self, Monitor.self, Watch.self, Angles.self, Record.self, Status.self, Tablet.self, Lock.self, Unlock.self,
                       Rotate.self, Calibrate.self])
 
-    static func main() {
+    public init() {}
+
+    public static func main() {
         // A program started from a thread that blocks signals (a libdispatch worker, for example
         // a Swift app using Foundation's Process) inherits that mask: without this, Ctrl-C and
         // SIGTERM could never end 'orientctl monitor'.

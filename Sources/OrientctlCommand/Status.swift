@@ -37,6 +37,7 @@ struct Status: ParsableCommand {
             Output.line("proximity:     " + ambient(proximity.device, available: proximity.available, reading: proximity.reading,
                                                     value: proximity.proximityState.map { AmbientText.proximity(near: $0) }))
         }
+        for line in sensorProxyLines(status.sensorProxy) { Output.line(line) }
     }
 
     /// The display accelerometer: what it is and where, how it is read and mounted; or, when
@@ -52,6 +53,27 @@ struct Status: ParsableCommand {
         lines.append("mount matrix:  \(matrix)" + (sensor.mountMatrixSource.isEmpty ? "" : " from \(sensor.mountMatrixSource)"))
         if let problem = sensor.scaleProblem { lines.append("scale:         \(problem)") }
         if let watch = sensor.stillWatch { lines.append("when still:    \(watch.sentence)") }
+        return lines
+    }
+
+    /// The D-Bus face desktops read (GNOME, KDE, phosh): served or not and why, and who claims
+    /// what. Without it, a line that says so: "the desktop does not rotate" starts here.
+    private func sensorProxyLines(_ face: SensorProxyStatus?) -> [String] {
+        guard let face else { return ["D-Bus:         not served (sensor-proxy is off): desktops that ask net.hadess.SensorProxy do not hear orientd"] }
+        var lines: [String]
+        switch face.name {
+        case "owned": lines = ["D-Bus:         serving net.hadess.SensorProxy on the system bus"]
+        case "queued", "lost":
+            lines = ["D-Bus:         not serving: \(face.owner?.description ?? "another process") owns net.hadess.SensorProxy; orientd takes it when that one leaves"]
+        case "refused": lines = ["D-Bus:         not serving: the bus refused net.hadess.SensorProxy (\(face.problem ?? "its policy")); install orientd's D-Bus policy"]
+        default: lines = ["D-Bus:         asking the system bus for net.hadess.SensorProxy"]
+        }
+        if face.claims.isEmpty {
+            lines.append("  claims:      none (a desktop claims the accelerometer while it may rotate the screen)")
+        }
+        for claim in face.claims {
+            lines.append("  claims:      \(claim.sensors.joined(separator: ", ")) by \(claim.client.description)")
+        }
         return lines
     }
 
