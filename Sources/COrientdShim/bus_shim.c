@@ -313,6 +313,22 @@ void orientd_bus_close(orientd_bus *b)
     free(b);
 }
 
+int orientd_bus_name_pid(orientd_bus *b, const char *name, int *pid, char *unique, size_t unique_length)
+{
+    sd_bus_creds *creds = NULL;
+    int r = sd_bus_get_name_creds(b->bus, name, SD_BUS_CREDS_PID | SD_BUS_CREDS_UNIQUE_NAME, &creds);
+    if (r < 0) return r;
+    pid_t found = 0;
+    const char *owner = NULL;
+    r = sd_bus_creds_get_pid(creds, &found);
+    if (r >= 0) {
+        *pid = (int)found;
+        if (unique && unique_length > 0) copy_text(unique, unique_length, sd_bus_creds_get_unique_name(creds, &owner) >= 0 ? owner : "");
+    }
+    sd_bus_creds_unref(creds);
+    return r < 0 ? r : 0;
+}
+
 // MARK: The event loop's side
 
 int orientd_bus_fd(orientd_bus *b) { return sd_bus_get_fd(b->bus); }

@@ -113,11 +113,15 @@ public struct StatusResult: MethodResult {
     /// daemons before them).
     public var light: LightSensorStatus?
     public var proximity: ProximitySensorStatus?
+    /// iio-sensor-proxy's D-Bus interface, when orientd was asked to serve it (sensor-proxy);
+    /// left out otherwise.
+    public var sensorProxy: SensorProxyStatus?
 
     public init(server: String, protocol: Int = Wire.protocolVersion, uptime: Double, orientation: Orientation,
                 tilt: DeviceTilt? = nil, locked: Bool, clients: Int, subscribers: Int, sensor: SensorStatus, devices: [SensorStatus] = [],
-                light: LightSensorStatus? = nil, proximity: ProximitySensorStatus? = nil) {
+                light: LightSensorStatus? = nil, proximity: ProximitySensorStatus? = nil, sensorProxy: SensorProxyStatus? = nil) {
         self.server = server
+        self.sensorProxy = sensorProxy
         self.tilt = tilt
         self.light = light
         self.proximity = proximity
@@ -232,5 +236,62 @@ public struct ProximitySensorStatus: Codable, Equatable, Sendable {
         self.device = device
         self.reading = reading
         self.proximityState = proximityState
+    }
+}
+
+/// orientd's D-Bus face (net.hadess.SensorProxy on the system bus), in `status`: whether it is
+/// served, who holds the name when orientd does not, and who claims what.
+public struct SensorProxyStatus: Codable, Equatable, Sendable {
+    /// Whether orientd owns net.hadess.SensorProxy now: desktops read orientd.
+    public var served: Bool
+    /// What became of orientd's request for the name: `owned`, `queued` (another process owns it
+    /// and orientd waits for it to leave), `lost` (taken over), `refused` (by the bus's policy),
+    /// or `asking`.
+    public var name: String
+    /// The process that owns the name when orientd does not.
+    public var owner: BusPeer?
+    /// Why the bus refused the name, or anything else wrong.
+    public var problem: String?
+    /// Every D-Bus client's claims, in the order they came.
+    public var claims: [SensorProxyClaim]
+
+    public init(served: Bool, name: String, owner: BusPeer? = nil, problem: String? = nil, claims: [SensorProxyClaim] = []) {
+        self.served = served
+        self.name = name
+        self.owner = owner
+        self.problem = problem
+        self.claims = claims
+    }
+}
+
+/// A process on the system bus: its unique name, and what the bus daemon says runs it.
+public struct BusPeer: Codable, Equatable, Sendable {
+    /// ":1.42"
+    public var busName: String
+    public var pid: Int?
+    /// Its command line, shortened ("/usr/bin/gnome-shell").
+    public var command: String?
+
+    public init(busName: String, pid: Int? = nil, command: String? = nil) {
+        self.busName = busName
+        self.pid = pid
+        self.command = command
+    }
+
+    /// ":1.42 (pid 812, /usr/bin/gnome-shell)"
+    public var description: String {
+        let process = [pid.map { "pid \($0)" }, command].compactMap { $0 }.joined(separator: ", ")
+        return process.isEmpty ? busName : "\(busName) (\(process))"
+    }
+}
+
+/// What one D-Bus client claims: `accelerometer`, `light`, `proximity`, `compass`.
+public struct SensorProxyClaim: Codable, Equatable, Sendable {
+    public var client: BusPeer
+    public var sensors: [String]
+
+    public init(client: BusPeer, sensors: [String]) {
+        self.client = client
+        self.sensors = sensors
     }
 }

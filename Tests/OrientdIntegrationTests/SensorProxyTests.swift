@@ -130,6 +130,42 @@ extension IncumbentComparisons {
             #expect(referenceValues.map(withoutRepeats) == orientdValues, "\(shown)")
         }
 
+        /// Issue 44, "GNOME does not rotate": `status` shows the D-Bus face served, and each claim
+        /// with the claimer's bus name, pid and command (as the bus daemon vouches for them); the
+        /// log names the claimer too. A second orientd, the name held by the first, names it.
+        @Test func statusShowsWhoClaimsWhatOnDBus() throws {
+            try #require(Reference.isUnpacked, "iio-sensor-proxy is not in .build/iio-sensor-proxy: run scripts/setup")
+            let bench = try SensorProxyBench()
+            let daemon = try bench.orientd(try Self.sensor())
+            #expect(waitUntil(timeout: 10) { bench.owner(of: "net.hadess.SensorProxy") != nil }, "\(daemon.log)")
+            let monitor = try bench.startMonitorSensor()
+            defer { monitor.stop() }
+            #expect(waitUntil(timeout: 15) { monitor.output.contains { $0.text.contains("Has accelerometer") } })
+            func face() throws -> SensorProxyStatus? {
+                try IntegrationTests.AmbientSensorDaemonTests.status(daemon)?["sensorProxy"]?.decoded(as: SensorProxyStatus.self)
+            }
+            #expect(waitUntil(timeout: 10) { (try? face())??.claims.isEmpty == false }, "\(String(describing: try? face()))")
+            let status = try #require(try face())
+            #expect(status.served && status.name == "owned")
+            let claim = try #require(status.claims.first { $0.sensors.contains("accelerometer") }, "\(status)")
+            #expect(claim.client.busName.hasPrefix(":1."), "\(claim)")
+            #expect(claim.client.pid == Int(monitor.pid) || claim.client.command?.contains("monitor-sensor") == true, "\(claim)")
+            #expect(claim.client.command?.contains("monitor-sensor") == true, "\(claim)")
+            #expect(daemon.log.contains("D-Bus client \(claim.client.busName) (pid "), "\(daemon.log)")
+            // orientctl prints it.
+            let printed = try run(executable: Products.path("orientctl"), ["status", "--socket", daemon.socketPath])
+            #expect(printed.standardOutput.contains("D-Bus:         serving net.hadess.SensorProxy on the system bus"), "\(printed.standardOutput)")
+            #expect(printed.standardOutput.contains("  claims:      accelerometer"), "\(printed.standardOutput)")
+
+            // Another orientd asks for the name: it waits, and says which process holds it.
+            let second = try bench.orientd(try Self.sensor())
+            #expect(waitUntil(timeout: 10) { second.log.contains("owns net.hadess.SensorProxy and does not give it up") }, "\(second.log)")
+            let held = try #require(try IntegrationTests.AmbientSensorDaemonTests.status(second)?["sensorProxy"]?.decoded(as: SensorProxyStatus.self))
+            #expect(!held.served && held.name == "queued")
+            #expect(held.owner?.command?.contains("orientd") == true, "\(held)")
+            #expect(second.log.contains("(pid \(held.owner?.pid ?? -1), "), "\(second.log)")
+        }
+
         /// mutter claims, then reads the property at once: it must be where the device is now,
         /// though the device turned while nobody claimed (and orientd read nothing).
         @Test func aGetRightAfterTheClaimSeesTheRealOrientation() throws {

@@ -113,4 +113,9 @@ int orientd_bus_ask_polkit(orientd_bus *bus, orientd_bus_call *call);
 /// one interface), their values from get_property.
 void orientd_bus_emit(orientd_bus *bus, const int *properties, size_t count, const char *destination);
 
+/// The process behind a bus name (a client's unique name, or the well-known name's owner), as the
+/// bus daemon vouches for it: its pid, and the owner's unique name into `unique` (may be NULL).
+/// 0, or a negative errno (no such name). A round trip to the bus daemon: for status, not a hot path.
+int orientd_bus_name_pid(orientd_bus *bus, const char *name, int *pid, char *unique, size_t unique_length);
+
 #endif

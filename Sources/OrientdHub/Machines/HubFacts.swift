@@ -16,6 +16,16 @@ public enum HubSensor: Int, CaseIterable, Sendable, CustomStringConvertible {
         case .compass: "compass"
         }
     }
+
+    /// Its name in `status`: "accelerometer", "light", "proximity", "compass".
+    public var statusName: String {
+        switch self {
+        case .accelerometer: "accelerometer"
+        case .light: "light"
+        case .proximity: "proximity"
+        case .compass: "compass"
+        }
+    }
 }
 
 extension HubSensor {

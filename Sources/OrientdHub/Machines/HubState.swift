@@ -33,6 +33,9 @@ struct HubState {
     /// How old a reading may be and still answer a request.
     var staleAfter: TimeAmount
     /// The sensor open now, or the last one (`available` false once lost); nil before any.
+    /// The D-Bus face's own account of itself (served, the name's owner, the claims), for
+    /// `status`; nil without one.
+    var sensorProxy: SensorProxyStatus?
     private(set) var sensor: SensorStatus?
     var sensorAvailable: Bool { sensor?.available ?? false }
     private var sensorChangedAt: Double

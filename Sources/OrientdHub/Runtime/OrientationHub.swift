@@ -176,6 +176,11 @@ public final class OrientationHub: Sendable {
         state.withLock { $0.machine.sensorScaleWrong(problem) }
     }
 
+    /// What the D-Bus face says of itself (the bus name, the claims), for `status`.
+    public func sensorProxyChanged(_ status: SensorProxyStatus) {
+        state.withLock { $0.machine.sensorProxy = status }
+    }
+
     /// How the still display accelerometer is watched, for `status`.
     public func sensorStillWatch(_ watch: StillDeviceWatch) {
         state.withLock { $0.machine.sensorStillWatch(watch) }
@@ -427,7 +432,8 @@ public final class OrientationHub: Sendable {
                                          reading: lightReading, light: lightReading ? state.light.value : nil),
                 proximity: ProximitySensorStatus(available: state.proximity.available, device: state.proximity.device ?? "none",
                                                  reading: proximityReading,
-                                                 proximityState: proximityReading ? state.proximity.value?.near : nil))
+                                                 proximityState: proximityReading ? state.proximity.value?.near : nil),
+                sensorProxy: state.sensorProxy)
         }
     }
 }

@@ -78,6 +78,11 @@ public struct SensorProxyState: Sendable {
 
     /// The clients that claim a sensor, in the order they first claimed, with what they claim.
     private var claimers: [(name: String, sensors: Set<HubSensor>)] = []
+
+    /// Each client's claims (its unique bus name), in the order the clients first claimed.
+    public var claimsByClient: [(client: String, sensors: [HubSensor])] {
+        claimers.map { ($0.name, $0.sensors.sorted { $0.rawValue < $1.rawValue }) }
+    }
     private var claims: [HubSensor: Claims] = [:]
     private var polkitQuestions: [ProxyCall: PolkitQuestion] = [:]
     private var polkitAnswers = true

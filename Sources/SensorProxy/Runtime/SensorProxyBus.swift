@@ -4,6 +4,7 @@ import Glibc
 import Logging
 import OrientationCore
 import OrientdHub
+import OrientdProtocol
 
 /// iio-sensor-proxy's D-Bus face (net.hadess.SensorProxy on the system bus), so that GNOME, KDE,
 /// phosh and every other client of iio-sensor-proxy use orientd unchanged: a view of the hub,
@@ -17,6 +18,12 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
     private let hub: OrientationHub
     private var bus: OpaquePointer?
     private var state: SensorProxyState
+    private let peers = BusPeers()
+    /// What became of orientd's request for net.hadess.SensorProxy, and who owns it otherwise.
+    private var name = (state: "asking", owner: BusPeer?.none, problem: String?.none)
+    /// Who last asked to claim each sensor: the log names who made orientd read it.
+    private var lastClaimer: [HubSensor: String] = [:]
+    private var published: SensorProxyStatus?
 
     /// Connects to the system bus (DBUS_SYSTEM_BUS_ADDRESS when set) and joins `loop`. With
     /// `authorizeWithPolkit` every claim and release that changes something is authorized
@@ -111,11 +118,33 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
 
     /// Hands `event` to the state and does what it decides; on the event thread.
     private func step(_ event: SensorProxyState.Event) {
+        switch event {
+        case .called(let request, _) where request.claiming:
+            lastClaimer[request.sensor] = request.sender
+            if let bus { logger.debug("D-Bus client \(peers.peer(request.sender, on: bus).description) asks to claim the \(request.sensor)") }
+        case .clientLeft(let name):
+            defer { peers.forget(name) }
+        default:
+            break
+        }
         var actions = state.handle(event)
         while !actions.isEmpty {
             let action = actions.removeFirst()
             actions += perform(action)
         }
+        publishStatus()
+    }
+
+    /// Tells the hub what `status` shows of the D-Bus face, when it changed.
+    private func publishStatus() {
+        guard let bus else { return }
+        let claims = state.claimsByClient.map { claim in
+            SensorProxyClaim(client: peers.peer(claim.client, on: bus), sensors: claim.sensors.map(\.statusName))
+        }
+        let status = SensorProxyStatus(served: name.state == "owned", name: name.state, owner: name.owner, problem: name.problem, claims: claims)
+        guard status != published else { return }
+        published = status
+        hub.sensorProxyChanged(status)
     }
 
     /// Does `action`; returns what the state decides about its outcome, if anything.
@@ -123,9 +152,10 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
         guard let bus else { return [] }
         switch action {
         case .holdSensor(let sensor):
+            let client = lastClaimer[sensor].map { "D-Bus client \(peers.peer($0, on: bus).description)" } ?? "a D-Bus client"
             logger.info(state.isPresent(sensor)
-                ? "a D-Bus client claimed the \(sensor): reading it"
-                : "a D-Bus client claimed the \(sensor), which orientd does not have now: it is read if one appears")
+                ? "\(client) claimed the \(sensor): reading it"
+                : "\(client) claimed the \(sensor), which orientd does not have now: it is read if one appears")
             hub.hold(sensor)
         case .releaseSensor(let sensor):
             logger.info("no D-Bus client claims the \(sensor) any more")
@@ -168,16 +198,26 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
     }
 
     private func nameChanged(state: Int32, message: String) {
+        // Who holds the name when orientd does not: named, so the log says which process to stop.
+        let owner = bus.flatMap { bus in
+            UInt32(state) == ORIENTD_BUS_NAME_OWNED.rawValue ? nil : Optional(peers.peer("net.hadess.SensorProxy", on: bus))
+        }.flatMap { $0.pid == nil ? nil : $0 }
+        let holder = owner.map { "\($0.description)" } ?? "another process"
         switch UInt32(state) {
         case ORIENTD_BUS_NAME_OWNED.rawValue:
+            name = ("owned", nil, nil)
             logger.notice("serving iio-sensor-proxy's interface as net.hadess.SensorProxy on the system bus")
         case ORIENTD_BUS_NAME_QUEUED.rawValue:
-            logger.warning("another service owns net.hadess.SensorProxy and does not give it up (an old iio-sensor-proxy?); orientd takes it when that one leaves: stop it with 'systemctl stop iio-sensor-proxy'")
+            name = ("queued", owner, nil)
+            logger.warning("\(holder) owns net.hadess.SensorProxy and does not give it up; orientd takes it when that one leaves: stop it (an iio-sensor-proxy: 'systemctl stop iio-sensor-proxy'; another orientd: 'systemctl stop orientd')")
         case ORIENTD_BUS_NAME_LOST.rawValue:
-            logger.warning("lost net.hadess.SensorProxy to another service; orientd takes it back when that one leaves")
+            name = ("lost", owner, nil)
+            logger.warning("lost net.hadess.SensorProxy to \(holder); orientd takes it back when that one leaves")
         default:
+            name = ("refused", nil, message)
             logger.error("the system bus refused orientd the name net.hadess.SensorProxy (\(message)); install its D-Bus policy (net.hadess.SensorProxy.conf in /usr/share/dbus-1/system.d) or run orientd as root")
         }
+        publishStatus()
     }
 }
 
