@@ -149,6 +149,9 @@ struct ResourceUse {
     var anonymousMemoryMiB: Double
     /// Resident memory at the end of the window (VmRSS): what the daemon keeps, past its start.
     var residentMemoryMiB: Double
+    /// Its share of what it maps (Pss), and what only it maps (Private_Clean + Private_Dirty).
+    var proportionalMemoryMiB: Double
+    var privateMemoryMiB: Double
     var threads: Int
     /// Reads of the sensor (of its x attribute) per second.
     var samplesPerSecond: Double
@@ -173,6 +176,8 @@ func measureResourceUse(of daemon: any DaemonUnderTest, sensor: BenchSensor, sec
                        peakMemoryMiB: daemon.daemonProcess.peakMemoryMiB,
                        anonymousMemoryMiB: daemon.daemonProcess.anonymousMemoryMiB,
                        residentMemoryMiB: daemon.daemonProcess.residentMemoryMiB,
+                       proportionalMemoryMiB: daemon.daemonProcess.proportionalMemoryMiB,
+                       privateMemoryMiB: daemon.daemonProcess.privateMemoryMiB,
                        threads: daemon.daemonProcess.threadCount,
                        samplesPerSecond: Double(samples) / seconds,
                        wakeUpsPerSecond: Double(wakeUpsAfter - wakeUpsBefore) / seconds)

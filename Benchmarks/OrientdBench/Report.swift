@@ -62,6 +62,12 @@ struct Report {
         row("anonymous memory, RssAnon (MiB)") { name in
             use[name].map { String(format: "%.1f", $0.anonymousMemoryMiB) } ?? "-"
         }
+        row("proportional memory, Pss (MiB)") { name in
+            use[name].map { String(format: "%.1f", $0.proportionalMemoryMiB) } ?? "-"
+        }
+        row("private memory, Private_Clean + Private_Dirty (MiB)") { name in
+            use[name].map { String(format: "%.1f", $0.privateMemoryMiB) } ?? "-"
+        }
         row("threads") { name in use[name].map { String($0.threads) } ?? "-" }
         lines.append("")
         lines.append("| scenario: spurious / missed | " + daemons.joined(separator: " | ") + " |")
@@ -122,6 +128,9 @@ struct MotionEventReport {
             use[name].map { String(format: "%.1f", $0.peakMemoryMiB) } ?? "-"
         }
         row("resident memory at the end, VmRSS (MiB)") { name in use[name].map { String(format: "%.1f", $0.residentMemoryMiB) } ?? "-" }
+        row("proportional memory, Pss; private, Private_Clean + Private_Dirty (MiB)") { name in
+            use[name].map { String(format: "%.1f; %.1f", $0.proportionalMemoryMiB, $0.privateMemoryMiB) } ?? "-"
+        }
         return lines.joined(separator: "\n")
     }
 }

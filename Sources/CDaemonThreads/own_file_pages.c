@@ -38,10 +38,19 @@ static int is_clean_file_copy(const struct mapping *mapping)
         && mapping->anonymous_kib == 0 && mapping->swap_kib == 0 && mapping->resident_kib > 0;
 }
 
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
+
+/// Pages the clean file mapping out: advice that never destroys data. Other threads run while
+/// smaps is read, so the range may have been unmapped and something else mapped there since
+/// (MADV_DONTNEED would then zero live memory); MADV_PAGEOUT reclaims whatever is there as the
+/// kernel would under pressure (a file's pages are read back, an anonymous one swapped out or
+/// kept), and skips pages other processes map too. Before Linux 5.4 it is refused: nothing happens.
 static long release_if_clean(const struct mapping *mapping)
 {
     if (!is_clean_file_copy(mapping)) return 0;
-    return madvise((void *)mapping->start, mapping->end - mapping->start, MADV_DONTNEED) == 0 ? mapping->resident_kib : 0;
+    return madvise((void *)mapping->start, mapping->end - mapping->start, MADV_PAGEOUT) == 0 ? mapping->resident_kib : 0;
 }
 
 long orientd_release_clean_file_pages(void)

@@ -55,11 +55,6 @@ struct Daemon {
             return
         }
         let logger = DaemonLog.bootstrap(level: settings.logLevel)
-        // The command line and the config file are read: the argument parser never runs again and
-        // the config reader only on a reload, so their pages need not stay resident
-        // (docs/architecture.md, "Start-up pages released"). Where it cannot be done, the pages
-        // stay: not worth a line in the log (a bad --socket's refusal is one sentence).
-        _ = orientd_release_clean_file_pages()
         let origin = !configRead ? "no \(configPath), default configuration"
             : access(configPath, F_OK) == 0 ? "configuration from \(configPath)"
             : "no \(configPath); configuration from the drop-ins in \(ConfigurationFile.dropInDirectory(for: configPath))"

@@ -145,6 +145,17 @@ public final class ChildProcess: @unchecked Sendable {
         Self.field(name, in: (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? "")
     }
 
+    /// Proportional set size in MiB (/proc/PID/smaps_rollup's Pss: each shared page divided among
+    /// the processes that map it), what smem and systemd-cgtop's users' tools show as its share.
+    public var proportionalMemoryMiB: Double { (rollup("Pss") ?? 0) / 1024 }
+
+    /// Private memory in MiB (clean and dirty pages no other process maps): what goes when it exits.
+    public var privateMemoryMiB: Double { ((rollup("Private_Clean") ?? 0) + (rollup("Private_Dirty") ?? 0)) / 1024 }
+
+    private func rollup(_ name: String) -> Double? {
+        Self.field(name, in: (try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)) ?? "")
+    }
+
     private static func field(_ name: String, in status: String) -> Double? {
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return nil }
         return line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Double($0) }

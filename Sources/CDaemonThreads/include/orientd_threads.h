@@ -16,13 +16,12 @@ int orientd_name_this_thread(const char *name);
 /// A non-blocking, close-on-exec eventfd that wakes a thread sleeping in poll(2); -1 with errno.
 int orientd_make_wake_descriptor(void);
 
-/// Drops from this process's memory the resident pages of every mapped file that are the file's
-/// own: mappings that cannot be written and hold no page copied on write, in memory or swapped out
-/// (code and read-only data never written; not relocated data, not writable data). Pages used
-/// only to start (the argument parser, libiio's XML parser and ICU, libgcrypt) go; those used later
-/// come back from the page cache on their first access. KiB released, or -1 when /proc/self/smaps
-/// cannot be read. A page a debugger writes (a breakpoint) between the check and the release would
-/// be lost.
+/// Pages out (MADV_PAGEOUT, advice that never destroys data) the resident pages of every mapped
+/// file that are the file's own: mappings that cannot be written and hold no page copied on
+/// write, in memory or swapped out (code and read-only data never written). Pages used only to
+/// start (the argument parser, libiio's XML parser) go; those used later are read back on their
+/// first access. Pages other processes map too (libc's) stay. KiB advised, or -1 when
+/// /proc/self/smaps cannot be read.
 long orientd_release_clean_file_pages(void);
 
 #endif
