@@ -140,14 +140,21 @@ enum PackagingChecks {
                 let value = try run(executable: "/usr/bin/dpkg-deb", ["--field", package, field]).standardOutput
                 #expect(value == "iio-sensor-proxy\n", "\(field): \(value)")
             }
+            // Issue 44: at most 20 MB installed (Installed-Size is in KiB): one executable is
+            // orientd and orientctl, so one copy of the Swift runtime.
+            let installedSize = try run(executable: "/usr/bin/dpkg-deb", ["--field", package, "Installed-Size"]).standardOutput
+            let kibibytes = Int(installedSize.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .max
+            #expect(kibibytes * 1024 <= 20_000_000, "Installed-Size: \(kibibytes) KiB")
+            print("packaging: Installed-Size \(kibibytes) KiB")
             let contents = try run(executable: "/usr/bin/dpkg-deb", ["--contents", package]).standardOutput
+            #expect(contents.contains("./usr/bin/orientctl -> orientd\n"), "orientctl is not the orientd executable under its name")
             let files = ["/usr/share/doc/orientd/changelog.gz", "/usr/share/doc/orientd/copyright", "/usr/bin/orientd", "/usr/bin/orientctl", "/usr/lib/systemd/system/orientd.service",
                          "/usr/lib/systemd/system/orientd.socket", "/usr/lib/systemd/user/orientd-rotate.service",
                          "/usr/lib/udev/rules.d/61-orientd.rules", "/usr/share/man/man1/orientd.1.gz", "/usr/share/man/man1/orientctl.1.gz",
                          "/usr/share/bash-completion/completions/orientctl", "/etc/orientd.conf",
                          Self.busPolicy, Self.polkitAction]
             for file in files {
-                #expect(contents.contains("." + file + "\n"), "\(file) is not in the package")
+                #expect(contents.contains("." + file + "\n") || contents.contains("." + file + " -> "), "\(file) is not in the package")
             }
             #expect(!contents.contains("./usr/share/orientd/"), "the installer's own file list is packaged")
             // "./" is the root of whatever directory the package is unpacked into (dpkg-deb -x).
