@@ -14,8 +14,8 @@ enum CommandLineConventions {
 
         var message: String {
             let guessing = guess.map { "; did you mean '\($0)'?" } ?? ""
-            // In the argument parser's words for its own usage errors ("Error: Unknown option …").
-            return "Error: Unknown command '\(name)'\(guessing)\nCommands: \(commands.joined(separator: ", ")) (orientctl --help says what each does)"
+            // In the style of every other error of orientctl's ("orientctl: Unknown option …").
+            return "orientctl: Unknown command '\(name)'\(guessing)\nCommands: \(commands.joined(separator: ", ")) (orientctl --help says what each does)"
         }
     }
 

@@ -28,12 +28,33 @@ public struct Orientctl: ParsableCommand {
         sigfillset(&all)
         sigprocmask(SIG_UNBLOCK, &all, nil)
         let commands = configuration.subcommands.map { $0._commandName }
+        let arguments: [String]
         do {
-            main(try CommandLineConventions.arrange(Array(CommandLine.arguments.dropFirst()), commands: commands))
+            arguments = try CommandLineConventions.arrange(Array(CommandLine.arguments.dropFirst()), commands: commands)
         } catch {
             Output.error(error.message)
             Glibc.exit(64)
         }
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            finish(with: error)
+        }
+    }
+
+    /// What ends a command early: help and --version on standard output; every error on standard
+    /// error in one style, "orientctl: …" (the argument parser's own would say "Error: …"), with
+    /// its status (64 for a usage error, 1 for a failure, or the command's own).
+    private static func finish(with error: Error) -> Never {
+        let status = exitCode(for: error)
+        let text = fullMessage(for: error)
+        if status == .success {
+            if !text.isEmpty { Output.line(text) }
+            Glibc.exit(0)
+        }
+        if !text.isEmpty { Output.error(text.hasPrefix("Error: ") ? "orientctl: " + text.dropFirst("Error: ".count) : text) }
+        Glibc.exit(status.rawValue)
     }
 }
 

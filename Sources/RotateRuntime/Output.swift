@@ -49,7 +49,7 @@ package func cFormat(_ format: String, _ arguments: CVarArg...) -> String {
     }
 }
 
-/// A client error, printed as "Error: ..." with exit status 1.
+/// A client error, printed as "orientctl: ..." with exit status 1.
 package struct ClientFailure: Error, CustomStringConvertible {
     package let description: String
     package init(_ error: OrientdClientError) { description = error.description }

@@ -24,6 +24,19 @@ extension IntegrationTests {
             }
         }
 
+        /// Issue 44: unknown is no answer for a script: `orientctl get` prints it, says why on
+        /// standard error, and exits 3 (1 is orientd unreachable).
+        @Test func getExitsThreeWithUnknown() throws {
+            let daemon = try Daemon(sensor: nil)
+            let unknown = try run("orientctl", ["get", "--socket", daemon.socketPath])
+            #expect(unknown.status == 3, "\(unknown.standardError)")
+            #expect(unknown.standardOutput == "unknown\n")
+            #expect(unknown.standardError.hasPrefix("orientctl: orientd has no reading from an accelerometer"), "\(unknown.standardError)")
+            let unreachable = try run("orientctl", ["get", "--socket", daemon.directory + "/nothing.sock"])
+            #expect(unreachable.status == 1)
+            #expect(unreachable.standardError.hasPrefix("orientctl: "), "\(unreachable.standardError)")
+        }
+
         /// A negative number is a value out of range, not a missing one (the argument parser takes
         /// '-5' for an option unless told otherwise).
         @Test("a negative number is refused as out of range", arguments: [
@@ -41,8 +54,8 @@ extension IntegrationTests {
         func misspeltCommand(arguments: [String]) throws {
             let result = try run("orientctl", arguments)
             #expect(result.status == 64)
-            // Every usage error in one style, the argument parser's.
-            #expect(result.standardError.hasPrefix("Error: Unknown command 'gte'; did you mean 'get'?"), "\(result.standardError)")
+            // Every error in one style: "orientctl: …".
+            #expect(result.standardError.hasPrefix("orientctl: Unknown command 'gte'; did you mean 'get'?"), "\(result.standardError)")
             #expect(result.standardOutput.isEmpty)
         }
 
