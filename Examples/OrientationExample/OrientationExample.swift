@@ -10,14 +10,18 @@ import OrientdClient
 struct OrientationExample {
     static func main() async {
         let arguments = CommandLine.arguments
+        if arguments.contains("--help") || arguments.contains("-h") {
+            say("usage: orientation-example [--socket PATH]\nPrints the device orientation and each change, and where a photo viewer draws; Ctrl-C stops it.")
+            return
+        }
         let socket = arguments.firstIndex(of: "--socket").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
         let orientd = OrientationClient(socketPath: socket)
 
         do {
             say("the device is \(try await orientd.current())")
         } catch {
-            say("orientation-example: \(error)")
-            exit(1)
+            // Not up yet, or restarting: the streams below wait for it.
+            say("orientation-example: \(error); waiting for orientd")
         }
 
         do {

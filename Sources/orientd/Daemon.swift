@@ -4,6 +4,7 @@ import DaemonThreads
 import Glibc
 import Logging
 import NIOCore
+import NIOPosix
 import OrientationCore
 import OrientdConfiguration
 import OrientdHub
@@ -27,6 +28,8 @@ struct DaemonInvocation {
 struct Daemon {
     /// EX_CONFIG: the unit does not restart a daemon whose configuration is wrong.
     static let configurationExitCode: Int32 = 78
+    /// Seconds after serving at which the start-up pages are paged out.
+    static let pageOutAfterSeconds: Int64 = 5
     let invocation: DaemonInvocation
 
     /// With --replay --fast: orientd stops at the end of the trace (scripts want it to).
@@ -218,9 +221,13 @@ struct Daemon {
             }
         }
         notifier.ready(status: SystemdStatusLine.line(hubs.main.status(clients: 0)))
-        // Started: what every mapped file's start-up code left resident (libiio's XML parser and
-        // ICU, libgcrypt, the Swift runtime's set-up) need not stay; what runs from here on comes back.
-        _ = orientd_release_clean_file_pages()
+        // Started: what the files' start-up code left resident (the argument parser, libiio's XML
+        // parser, libgcrypt, the runtime's set-up) is paged out (MADV_PAGEOUT: nothing is lost,
+        // whatever another thread maps meanwhile). Some seconds on: a page out leaves the page
+        // cache, and the first clients' answers, right after the start, would read it back from disk.
+        MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .seconds(Self.pageOutAfterSeconds)) {
+            _ = orientd_release_clean_file_pages()
+        }
 
         let (path, required, flags) = (configPath, invocation.config != nil, invocation.flags)
         let reloader = ConfigurationReloader(path: path, settings: settings, pipelines: pipelines, devices: configuredDevices,

@@ -48,10 +48,6 @@ enum OrientdMain {
             var line = "orientd: notice: Swift concurrency's global executor was set by someone else; libdispatch's timer will wake orientd once a second\n"
             line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
         }
-        // The parser's model of 50 options is built on top of what the process touched to get
-        // here (the loader's relocations, the runtime's set-up): that need not stay resident while
-        // it is, or it is the daemon's peak memory (scripts/bench: 13.9 MiB, 11.x after).
-        _ = orientd_release_clean_file_pages()
         await Orientd.main()
     }
 }

@@ -28,7 +28,9 @@ extension IntegrationTests {
             for name in pages {
                 let path = "\(Self.root)/man/man1/\(name)"
                 let page = try String(contentsOfFile: path, encoding: .utf8)
-                let command = String(name.dropLast(2)).split(separator: ".").map(String.init)
+                // orientctl-tablet-mode.1: the program, then its command.
+                let title = String(name.dropLast(2))
+                let command = title.hasPrefix("orientctl-") ? ["orientctl", String(title.dropFirst("orientctl-".count))] : [title]
                 let help = try run(command[0], Array(command.dropFirst()) + ["--help"]).standardOutput
                 for scalar in Set(help.unicodeScalars.filter { !$0.isASCII }) {
                     let escape = String(format: "\\[u%04X]", scalar.value)
@@ -63,7 +65,7 @@ extension IntegrationTests {
         @Test func manPagesCoverEveryCommandAndOption() throws {
             let commands: [(page: String, arguments: [String], tool: String)] =
                 [("orientd", [], "orientd"), ("orientctl", [], "orientctl")]
-                + ["get", "monitor", "watch", "angles", "record", "status", "tablet-mode", "lock", "unlock"].map { ("orientctl.\($0)", [$0], "orientctl") }
+                + ["get", "monitor", "watch", "angles", "record", "status", "tablet-mode", "lock", "unlock"].map { ("orientctl-\($0)", [$0], "orientctl") }
             for command in commands {
                 let path = "\(Self.root)/man/man1/\(command.page).1"
                 let page = try #require(try? String(contentsOfFile: path, encoding: .utf8), "no man page \(path): \(Self.regenerate)")

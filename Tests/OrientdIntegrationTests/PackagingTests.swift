@@ -373,7 +373,7 @@ enum PackagingChecks {
             let unit = try String(contentsOfFile: destdir + "/opt/orientd/lib/systemd/system/orientd.service", encoding: .utf8)
             #expect(unit.contains("ExecStart=/opt/orientd/bin/orientd\n"))
             for file in ["/opt/orientd/bin/orientd", "/opt/orientd/bin/orientctl", "/etc/udev/rules.d/61-orientd.rules",
-                         "/opt/orientd/share/man/man1/orientctl.monitor.1.gz", "/opt/orientd/share/zsh/vendor-completions/_orientctl",
+                         "/opt/orientd/share/man/man1/orientctl-monitor.1.gz", "/opt/orientd/share/zsh/vendor-completions/_orientctl",
                          "/opt/orientd/share/fish/vendor_completions.d/orientd.fish", "/etc/orientd.conf",
                          // Where D-Bus and polkit read them: not under the prefix.
                          "/etc/dbus-1/system.d/orientd-sensor-proxy.conf", Self.polkitAction] {
