@@ -95,16 +95,18 @@ import Testing
     }
 
     /// hid-sensor-hub and hid-sensor-accel-3d on a hub over uhid: asked for orientd's pace (25 a
-    /// second: a 40 ms report interval) and, still, for changes only, so a still hub with a client
-    /// sends at most a report a second (none, but for the safety read) and a turn from still is
-    /// heard within 300 ms. It is unplugged once still, while orientd sleeps on its buffer, and
+    /// second: a 40 ms report interval) and, still, for changes only at a 100 ms interval, so a
+    /// still hub with a client sends at most a report a second (none, but for the safety read)
+    /// and a turn from still is heard within 400 ms. It is unplugged once still, while orientd sleeps on its buffer, and
     /// last the guest is suspended with the device turned while it sleeps.
     @Test func aHIDSensorHub() throws {
         let run = try Self.run("hid", arguments: ["--unplug-when-still", "--suspend", "--still-seconds", "10"])
         // The hub's first reading waits for its power-up (two report intervals) and feature-report
         // round trips to the Python hub, all under the emulated CPU: 0.65-0.77 s alone, 1.19 s
         // once beside the other suites on 2 cores.
-        Self.expectTheBasics(run, turnFromStillWithin: 300, firstGetWithin: 1500)
+        // A turn from still: the hub judges changes every 100 ms while still (its first report may
+        // come that much later), then the usual decision; 47-95 ms alone, 219 beside the suites.
+        Self.expectTheBasics(run, turnFromStillWithin: 400, firstGetWithin: 1500)
         let still = run["turn-from-still"]
         let reports = still["still_reports"] as? Int ?? .max
         let seconds = still["still_seconds"] as? Double ?? 0
@@ -145,7 +147,7 @@ import Testing
             #expect(measured["heard"] as? String == "landscapeLeft", "\(daemon): \(measured)\n\(run.output)")
         }
         let orientd = run["dbus-orientd"]
-        #expect((orientd["ms"] as? Int ?? .max) <= 300, "orientd's D-Bus face heard a turn from still after \(orientd["ms"] ?? "never") ms")
+        #expect((orientd["ms"] as? Int ?? .max) <= 400, "orientd's D-Bus face heard a turn from still after \(orientd["ms"] ?? "never") ms")
         #expect((orientd["still_reports"] as? Int ?? .max) <= 6, "a still hub claimed over D-Bus sent \(orientd["still_reports"] ?? "?") reports in 6 s\n\(run.output)")
     }
 
