@@ -61,6 +61,21 @@ extension IntegrationTests {
             }
         }
 
+        /// orientd.conf(5) lists every key of the config file with its default, as
+        /// `orientd --print-config` prints them (one table of settings for both), and groff reads it.
+        @Test func theConfigPageListsEveryKey() throws {
+            let path = "\(Self.root)/man/man5/orientd.conf.5"
+            let page = try #require(try? String(contentsOfFile: path, encoding: .utf8), "no \(path): \(Self.regenerate)")
+            let template = try run("orientd", ["--print-config", "--config", "/dev/null"]).standardOutput
+            let keys = template.split(separator: "\n").compactMap { $0.firstMatch(of: /^#([a-z][a-z0-9-]*)=/).map { String($0.1) } }
+            #expect(keys.count >= 40, "\(keys.count) keys read")
+            for key in keys {
+                #expect(page.contains(".It Cm \(key) Ns = Ns "), "orientd.conf(5) lacks \(key): \(Self.regenerate)")
+            }
+            let groff = try run(executable: "/usr/bin/groff", ["-mdoc", "-ww", "-z", "-Tutf8", path])
+            #expect(groff.status == 0 && groff.standardError.isEmpty, "\(groff.standardError)")
+        }
+
         /// Every subcommand has a page, and each page names every option its --help shows.
         @Test func manPagesCoverEveryCommandAndOption() throws {
             let commands: [(page: String, arguments: [String], tool: String)] =

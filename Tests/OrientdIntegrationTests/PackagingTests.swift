@@ -151,6 +151,7 @@ enum PackagingChecks {
             let files = ["/usr/share/doc/orientd/changelog.gz", "/usr/share/doc/orientd/copyright", "/usr/bin/orientd", "/usr/bin/orientctl", "/usr/lib/systemd/system/orientd.service",
                          "/usr/lib/systemd/system/orientd.socket", "/usr/lib/systemd/user/orientd-rotate.service",
                          "/usr/lib/udev/rules.d/61-orientd.rules", "/usr/share/man/man1/orientd.1.gz", "/usr/share/man/man1/orientctl.1.gz",
+                         "/usr/share/man/man5/orientd.conf.5.gz",
                          "/usr/share/bash-completion/completions/orientctl", "/etc/orientd.conf",
                          Self.busPolicy, Self.polkitAction]
             for file in files {
