@@ -111,7 +111,9 @@ import Testing
         let reports = still["still_reports"] as? Int ?? .max
         let seconds = still["still_seconds"] as? Double ?? 0
         #expect(Double(reports) <= seconds, "a still hub with a client sent \(reports) reports in \(seconds) s\n\(run.output)")
-        #expect(still["report_interval_ms"] as? Int == 40, "the hub's report interval: \(still["report_interval_ms"] ?? "unknown")")
+        // The interval read after the turn is 40 ms while the device moves, or 100 once it is
+        // still and watched again (1.5 s on, which a loaded emulated CPU may reach first): the
+        // armed 100 and the stop's 40 below are what show orientd set both.
         let watch = still["still_watch"] as? [String: Any] ?? [:]
         #expect(watch["method"] as? String == "hubReports" && watch["reportsPerSecond"] as? Double == 10
                 && watch["thresholdFile"] as? String == "in_accel_hysteresis", "status: \(watch)")
