@@ -24,8 +24,7 @@ final class HubChangeWatch: StillWatch {
     /// The report rate file, what is written there while still, and orientd's rate written back.
     private let reportRate: (file: String, still: String, moving: String)?
     private var armed = false
-    let releasesCapture = false
-    let readsRawWhenAsked = true
+    let traits = SensorLoop.WatchTraits.hubReports
     let signal = "its hub's change reports"
     /// How the still device is watched, for `status` and the log.
     let description: StillDeviceWatch
@@ -83,9 +82,14 @@ final class HubChangeWatch: StillWatch {
     func interrupted() throws(MotionWatchError) {
         guard armed, let movingSensitivity else { return }
         armed = false
-        // The rate first: the reports of the motion come at orientd's pace.
-        if let reportRate { try write(reportRate.moving, to: reportRate.file) }
+        // The rate first: the reports of the motion come at orientd's pace. The sensitivity goes
+        // back even if the rate cannot (nothing retries once disarmed).
+        var rateFailure: MotionWatchError?
+        if let reportRate {
+            do { try write(reportRate.moving, to: reportRate.file) } catch { rateFailure = error }
+        }
         try write(movingSensitivity)
+        if let rateFailure { throw rateFailure }
     }
 
     func close() {

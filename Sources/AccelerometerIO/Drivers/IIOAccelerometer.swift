@@ -17,8 +17,8 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
     private let hasZ: Bool
     /// The device's own data-ready trigger, set before capture where no trigger is set.
     private let triggerToSet: String?
-    /// What its sampling frequency file says it runs at, once raised; nil without one.
-    let samplingFrequency: Double?
+    /// Its sampling frequency file and what it says the device runs at, once raised; nil without one.
+    let samplingFrequency: (file: String, hertz: Double)?
     /// The triggers its driver registered: what clocks its buffer, and whether an interrupt line is wired.
     let triggers: DeviceTriggers
 
@@ -154,14 +154,14 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
         // In thousandths: the kernel keeps no finer (the field's exponent), and the log stays readable.
         let stillValue = max(1, (HubChangeWatch.sensitivity(forMotion: motionThreshold, scale: info.calibration.x.scale) * 1000).rounded()) / 1000
         let still = formatDecimal(stillValue)
-        // The report rate slows to 10 Hz while still, where the hub reports faster and its rate can be written.
-        let rateFile = "in_accel_sampling_frequency"
+        // The report rate slows to 10 Hz while still, where the hub reports faster (its rate file,
+        // the one raised at open).
         let reportRate = samplingFrequency.flatMap { moving in
-            moving > SamplingFrequency.minimum && context.hasAttributeFile(rateFile, on: device)
-                ? (file: rateFile, still: formatDecimal(SamplingFrequency.minimum), moving: formatDecimal(moving)) : nil
+            moving.hertz > SamplingFrequency.minimum
+                ? (file: moving.file, still: formatDecimal(SamplingFrequency.minimum), moving: formatDecimal(moving.hertz)) : nil
         }
-        let description = StillDeviceWatch(method: .hubReports, thresholdFile: HubChangeWatch.file, thresholdValue: still,
-                                           motionThreshold: motionThreshold, reportsPerSecond: reportRate == nil ? samplingFrequency : SamplingFrequency.minimum)
+        let description = StillDeviceWatch(method: .hubReports, thresholdFile: HubChangeWatch.file, thresholdValue: still, motionThreshold: motionThreshold,
+                                           reportsPerSecond: reportRate == nil ? samplingFrequency?.hertz : SamplingFrequency.minimum)
         return HubChangeWatch(accelerometer: self, stillSensitivity: still, stillValue: stillValue, reportRate: reportRate,
                               description: description)
     }
@@ -245,22 +245,23 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
 
     /// Raises a sampling frequency below `minimum`, to the slowest listed rate that reaches it: the
     /// device's own (`sampling_frequency`), or its accelerometer's (`in_accel_sampling_frequency`:
-    /// a HID sensor hub's report interval, which paces its buffer). Returns the frequency it runs at.
+    /// a HID sensor hub's report interval, which paces its buffer). Returns the file and the
+    /// frequency it runs at.
     private static func raiseSamplingFrequency(of device: IIODevice, in context: IIOContext, minimum: Double,
-                                               logger: Logger) -> Double? {
+                                               logger: Logger) -> (file: String, hertz: Double)? {
         for file in ["sampling_frequency", "in_accel_sampling_frequency"] {
             guard let text = try? context.attributeFile(file, on: device), let current = parseDecimal(text) else { continue }
             let available = (try? context.attributeFile(file + "_available", on: device))
                 .map(SamplingFrequency.parseAvailable) ?? []
-            guard let raised = SamplingFrequency.raised(current: current, available: available, minimum: minimum) else { return current }
+            guard let raised = SamplingFrequency.raised(current: current, available: available, minimum: minimum) else { return (file, current) }
             let value = formatDecimal(raised)
             do {
                 try context.writeAttributeFile(file, value: value, on: device)
                 logger.info("raised \(file) of \(device.id) from \(formatDecimal(current)) to \(value) Hz")
-                return raised
+                return (file, raised)
             } catch {
                 logger.warning("\(error); the sensor may update slower than orientd reads it")
-                return current
+                return (file, current)
             }
         }
         return nil

@@ -18,10 +18,9 @@ final class MotionEventWatch: StillWatch {
     /// The `events/` files written 1 to arm, 0 to disarm.
     let enableFiles: [String]
     private(set) var descriptor: Int32 = -1
-    let releasesCapture = true
-    /// Arming released the buffer: a safety read that restarted it would take at once, before the
-    /// kernel has a sample, and never see that the device moved.
-    let readsRawWhenAsked = true
+    /// Arming releases the buffer, and a safety read that restarted it would take at once, before
+    /// the kernel has a sample, and never see that the device moved: it reads raw.
+    let traits = SensorLoop.WatchTraits.motionEvent
     let signal = "its motion event"
 
     init(sysname: String, enableFiles: [String]) {

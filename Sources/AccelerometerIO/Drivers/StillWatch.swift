@@ -5,12 +5,9 @@
 protocol StillWatch: AnyObject {
     /// Polls readable when the device may have moved; negative before `arm`.
     var descriptor: Int32 { get }
-    /// Whether the device's buffer must be released before arming: an event descriptor is asked
-    /// of /dev/iio:deviceN, which a capturing buffer holds. A hub keeps its buffer: its reports arrive there.
-    var releasesCapture: Bool { get }
-    /// Whether reads the watch did not ask for (a safety read, a client's request) read the raw
-    /// attributes: a hub's buffer holds only changes, so an empty one says nothing of now.
-    var readsRawWhenAsked: Bool { get }
+    /// What `SensorLoop` orders around it: whether the buffer is released before arming, and
+    /// whether a read the watch did not ask for reads the raw attributes.
+    var traits: SensorLoop.WatchTraits { get }
     /// What signals motion, for the log and `status`: "its motion event".
     var signal: String { get }
     func arm() throws(MotionWatchError)

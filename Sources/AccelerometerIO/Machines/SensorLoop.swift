@@ -181,6 +181,8 @@ public struct SensorLoop: Sendable {
 
         /// An IIO motion event.
         public static let motionEvent = WatchTraits(releasesCapture: true, readsRawWhenAsked: true)
+        /// A HID hub's change reports: its buffer keeps capturing, and holds only changes.
+        public static let hubReports = WatchTraits(releasesCapture: false, readsRawWhenAsked: true)
     }
 
     /// How a still display accelerometer's motion is noticed.

@@ -147,7 +147,6 @@ public final class SensorPoller: SampleFeed, Sendable {
         var capture = CaptureSchedule(for: [])
         // The watch's I/O; whether and when it is armed, waited on or dropped is the loop's.
         var watch: (any StillWatch)?
-        var description: StillDeviceWatch?
         var watching = false
         var suspends = SuspendNotice(suspendedSeconds: MonotonicClock.suspendedSeconds())
 
@@ -175,14 +174,14 @@ public final class SensorPoller: SampleFeed, Sendable {
                 do {
                     let opened = try open()
                     guard let display = opened.first else { throw SensorReadError.unavailable(reason: "no accelerometer") }
-                    (watch, description) = stillWatch(of: display, settings: loop.settings)
-                    let traits = watch.map { SensorLoop.WatchTraits(releasesCapture: $0.releasesCapture, readsRawWhenAsked: $0.readsRawWhenAsked) }
-                    if loop.opened(sysnames: opened.map(\.info.sysname), watch: traits, at: MonotonicClock.now()) {
+                    let described: StillDeviceWatch
+                    (watch, described) = stillWatch(of: display, settings: loop.settings)
+                    if loop.opened(sysnames: opened.map(\.info.sysname), watch: watch?.traits, at: MonotonicClock.now()) {
                         logger.notice("opened the sensor: \(display.info.device) at \(display.info.uri)")
                     }
                     sources = opened
                     onReading(.opened(opened.map(\.info)))
-                    if let description { onReading(.stillWatch(description)) }
+                    onReading(.stillWatch(described))
                 } catch {
                     loop.openFailed(reason: "\(error)", at: MonotonicClock.now())
                 }
@@ -222,7 +221,7 @@ public final class SensorPoller: SampleFeed, Sendable {
                 do {
                     try armed.arm()
                     loop.motionWatchArmed(at: MonotonicClock.now())
-                    logger.debug("the device is still: reading nothing until \(armed.signal) \(armed.releasesCapture ? "fires" : "come") (a safety read every \(formatDecimal(loop.settings.safetyReadPeriod ?? 0)) s)")
+                    logger.debug("the device is still: reading nothing until \(armed.signal) \(armed.traits.releasesCapture ? "fires" : "come") (a safety read every \(formatDecimal(loop.settings.safetyReadPeriod ?? 0)) s)")
                 } catch {
                     loop.motionWatchFailed(reason: "\(error)", at: now)
                 }
@@ -265,12 +264,12 @@ public final class SensorPoller: SampleFeed, Sendable {
                 case .failed(let failure):
                     reason = "\(signal) failed: \(failure)"
                 case .keepsMissing:
-                    let cause = watch?.releasesCapture == false
+                    let cause = watch?.traits == .hubReports
                         ? "the hub seems not to honour its change sensitivity, or the turns were too slow for it"
                         : "its interrupt seems not to be wired (the firmware may give it no IRQ), or the turns were too slow for its threshold"
                     reason = "\(signal) missed the device's motion \(SensorLoop.missesBeforePolling) times: \(cause)"
                 case .wakesWithoutMotion:
-                    let cause = watch?.releasesCapture == false
+                    let cause = watch?.traits == .hubReports
                         ? "the hub seems not to honour its change sensitivity"
                         : "its threshold seems below the vibrations where the device lies"
                     reason = "\(signal) woke orientd \(SensorLoop.quietWakesBeforePolling) times in a row with the device still: \(cause)"

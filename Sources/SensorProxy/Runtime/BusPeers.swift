@@ -6,7 +6,7 @@ import OrientdProtocol
 
 /// Who is behind a name on the system bus, for `status` and the log: the pid the bus daemon
 /// vouches for (not what the client says of itself), and that process's command line. A client's
-/// is asked once, when it first claims, and forgotten when it leaves; on orientd's event thread.
+/// is asked once while it claims, and forgotten once it no longer does; on orientd's event thread.
 final class BusPeers {
     private var known: [String: BusPeer] = [:]
 
@@ -19,7 +19,10 @@ final class BusPeers {
         return peer
     }
 
-    func forget(_ name: String) { known[name] = nil }
+    /// Forgets every name but these (the clients that claim now).
+    func keepOnly(_ names: Set<String>) {
+        known = known.filter { names.contains($0.key) }
+    }
 
     private static func resolve(_ name: String, on bus: OpaquePointer) -> BusPeer {
         var pid: Int32 = 0

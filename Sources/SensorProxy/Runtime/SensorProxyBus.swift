@@ -122,8 +122,6 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
         case .called(let request, _) where request.claiming:
             lastClaimer[request.sensor] = request.sender
             if let bus { logger.debug("D-Bus client \(peers.peer(request.sender, on: bus).description) asks to claim the \(request.sensor)") }
-        case .clientLeft(let name):
-            defer { peers.forget(name) }
         default:
             break
         }
@@ -138,6 +136,8 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
     /// Tells the hub what `status` shows of the D-Bus face, when it changed.
     private func publishStatus() {
         guard let bus else { return }
+        // Only claimers are kept: callers that never claim (or left) cannot grow the list.
+        peers.keepOnly(Set(state.claimsByClient.map(\.client)))
         let claims = state.claimsByClient.map { claim in
             SensorProxyClaim(client: peers.peer(claim.client, on: bus), sensors: claim.sensors.map(\.statusName))
         }
