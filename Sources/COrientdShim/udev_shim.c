@@ -41,6 +41,21 @@ ssize_t orientd_udev_device_property(const char *subsystem, const char *sysname,
     return copy_from_device(subsystem, sysname, udev_device_get_property_value, property, buffer, length);
 }
 
+int orientd_udev_device_is_initialized(const char *subsystem, const char *sysname)
+{
+    struct udev *udev = udev_new();
+    if (!udev)
+        return -ENOMEM;
+    int result = -ENOENT;
+    struct udev_device *device = udev_device_new_from_subsystem_sysname(udev, subsystem, sysname);
+    if (device) {
+        result = udev_device_get_is_initialized(device) > 0;
+        udev_device_unref(device);
+    }
+    udev_unref(udev);
+    return result;
+}
+
 int orientd_udev_input_devices(const char *property, char *buffer, size_t length)
 {
     struct udev *udev = udev_new();

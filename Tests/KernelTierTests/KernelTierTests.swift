@@ -79,6 +79,21 @@ import Testing
             #expect(resume["heard"] as? String == "portraitUpsideDown", "after the resume: \(resume)\n\(run.output)")
             #expect((resume["ms"] as? Int ?? .max) <= 1000, "the turn made asleep was heard \(resume["ms"] ?? "never") ms after the resume")
         }
+        // As orientd.service runs it: as its own user, writing only the accelerometer files
+        // udev's 61-orientd.rules gave that user (none refused), and no other file of the device.
+        let privilege = run["privilege"]
+        #expect(privilege["user"] as? String == "orientd", "orientd ran as \(privilege["user"] ?? "?")\n\(run.output)")
+        #expect(!run.output.contains("Permission denied"), "orientd was refused something:\n\(run.output)")
+        if let granted = privilege["granted"] as? [String] {
+            print("kernel tier: the orientd user may write \(granted.joined(separator: " "))")
+            #expect(granted.contains { $0.hasSuffix("sampling_frequency") } || granted.contains("buffer/enable"), "granted: \(granted)")
+            let directories = ["buffer/", "buffer0/", "scan_elements/", "trigger/", "events/"]
+            let outside = granted.filter { file in file.contains("/") && !directories.contains { file.hasPrefix($0) } }
+            #expect(outside.isEmpty && !granted.contains("uevent"), "granted: \(granted)")
+            #expect(privilege["uevent_write"] as? String == "refused", "a write to the device's uevent as orientd: \(privilege)")
+            #expect(privilege["device_group"] as? String == "orientd" || privilege["device_group"] == nil || privilege["device_group"] is NSNull,
+                    "the character device's group: \(privilege)")
+        }
         let first = run["first-get"]
         #expect(first["first"] as? String == "portrait", "the first get: \(first)\n\(run.output)")
         #expect((first["ms"] as? Int ?? .max) <= firstLimit, "get answered the pose only after \(first["ms"] ?? "never") ms\n\(run.output)")

@@ -107,6 +107,8 @@ enum PackagingChecks {
             // The shipped config serves D-Bus with polkit deciding every claim: without polkitd
             // every Claim is refused and the desktop never turns.
             #expect(depends.contains("polkitd"), "Depends: \(depends)")
+            // postinst makes the orientd user with systemd-sysusers.
+            #expect(depends.contains("systemd | systemd-standalone-sysusers | systemd-sysusers"), "Depends: \(depends)")
             for library in ["libiio0", "libudev1", "libsystemd0", "libc6"] {
                 #expect(dependencies.contains(Substring(library)), "Depends: \(depends)")
             }
@@ -153,6 +155,7 @@ enum PackagingChecks {
                          "/usr/lib/udev/rules.d/61-orientd.rules", "/usr/share/man/man1/orientd.1.gz", "/usr/share/man/man1/orientctl.1.gz",
                          "/usr/share/man/man5/orientd.conf.5.gz",
                          "/usr/share/bash-completion/completions/orientctl", "/etc/orientd.conf",
+                         "/usr/lib/sysusers.d/orientd.conf", "/usr/libexec/orientd/orientd-sensor-access",
                          Self.busPolicy, Self.polkitAction]
             for file in files {
                 #expect(contents.contains("." + file + "\n") || contents.contains("." + file + " -> "), "\(file) is not in the package")
@@ -178,6 +181,11 @@ enum PackagingChecks {
             #expect(status.contains("Status: install ok installed"), "\(status)")
             #expect(status.contains("Conffiles:\n /etc/orientd.conf "), "\(status)")
             try Self.expectSensorProxyFiles(in: scratchRoot)
+            // postinst made the user orientd.service runs as, in the scratch root.
+            let passwd = (try? String(contentsOfFile: scratchRoot + "/etc/passwd", encoding: .utf8)) ?? ""
+            #expect(passwd.split(separator: "\n").contains { $0.hasPrefix("orientd:") && $0.hasSuffix(":/usr/sbin/nologin") }, "/etc/passwd: \(passwd)")
+            let installedRule = try String(contentsOfFile: scratchRoot + "/usr/lib/udev/rules.d/61-orientd.rules", encoding: .utf8)
+            #expect(installedRule.contains("PROGRAM=\"/usr/libexec/orientd/orientd-sensor-access %S%p\""), "\(installedRule)")
             let version = try run(executable: scratchRoot + "/usr/bin/orientctl", ["--version"])
             #expect(version.status == 0 && version.standardOutput == "0.1.0\n", "\(version.standardError)")
             #expect(try run(executable: scratchRoot + "/usr/bin/orientd", ["--version"]).standardOutput == "0.1.0\n")
@@ -302,13 +310,16 @@ enum PackagingChecks {
         static let polkitAction = "/usr/share/polkit-1/actions/net.hadess.SensorProxy.policy"
 
         /// What an installed orientd needs to be iio-sensor-proxy: a D-Bus policy that lets only
-        /// root own the name and anyone call it (the compass only geoclue), the polkit action it asks about, and a config
-        /// that turns the interface on, which orientd itself reads so.
+        /// orientd's user and root own the name and anyone call it (the compass only geoclue), the
+        /// polkit action it asks about (whose owner orientd's user is, so polkit answers it), and a
+        /// config that turns the interface on, which orientd itself reads so.
         static func expectSensorProxyFiles(in root: String) throws {
             let policy = try parsedXML(root + busPolicy)
-            #expect(policy.contains("<policy user=\"root\">\n    <allow own=\"net.hadess.SensorProxy\"/>\n  </policy>"), "\(policy)")
+            for user in ["orientd", "root"] {
+                #expect(policy.contains("<policy user=\"\(user)\">\n    <allow own=\"net.hadess.SensorProxy\"/>\n  </policy>"), "\(policy)")
+            }
             #expect(policy.contains("<deny own=\"net.hadess.SensorProxy\"/>"), "\(policy)")
-            #expect(policy.components(separatedBy: "<allow own=").count == 2, "only root may own the name: \(policy)")
+            #expect(policy.components(separatedBy: "<allow own=").count == 3, "only orientd and root may own the name: \(policy)")
             for interface in ["net.hadess.SensorProxy", "org.freedesktop.DBus.Properties",
                               "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Peer"] {
                 #expect(policy.contains("<allow send_destination=\"net.hadess.SensorProxy\" send_interface=\"\(interface)\"/>"),
@@ -324,6 +335,9 @@ enum PackagingChecks {
             #expect(action.contains("<vendor>orientd</vendor>"))
             #expect(action.contains("<allow_any>no</allow_any>") && action.contains("<allow_inactive>no</allow_inactive>")
                     && action.contains("<allow_active>yes</allow_active>"), "\(action)")
+            // polkit answers CheckAuthorization about another user's process only to root and to
+            // the users an action names as its owners.
+            #expect(action.contains("<annotate key=\"org.freedesktop.policykit.owner\">unix-user:orientd</annotate>"), "\(action)")
             let config = try run(executable: root + "/usr/bin/orientd", ["--config", root + "/etc/orientd.conf", "--print-config"])
             #expect(config.status == 0, "\(config.standardError)")
             let settings = config.standardOutput.split(separator: "\n")
@@ -373,11 +387,15 @@ enum PackagingChecks {
             try #require(install.status == 0, "\(install.standardError)")
             let unit = try String(contentsOfFile: destdir + "/opt/orientd/lib/systemd/system/orientd.service", encoding: .utf8)
             #expect(unit.contains("ExecStart=/opt/orientd/bin/orientd\n"))
+            // The rule runs the helper where this prefix put it.
+            let rule = try String(contentsOfFile: destdir + "/etc/udev/rules.d/61-orientd.rules", encoding: .utf8)
+            #expect(rule.contains("PROGRAM=\"/opt/orientd/libexec/orientd/orientd-sensor-access %S%p\""), "\(rule)")
             for file in ["/opt/orientd/bin/orientd", "/opt/orientd/bin/orientctl", "/etc/udev/rules.d/61-orientd.rules",
                          "/opt/orientd/share/man/man1/orientctl-monitor.1.gz", "/opt/orientd/share/zsh/vendor-completions/_orientctl",
                          "/opt/orientd/share/fish/vendor_completions.d/orientd.fish", "/etc/orientd.conf",
                          // Where D-Bus and polkit read them: not under the prefix.
-                         "/etc/dbus-1/system.d/orientd-sensor-proxy.conf", Self.polkitAction] {
+                         "/etc/dbus-1/system.d/orientd-sensor-proxy.conf", Self.polkitAction, "/etc/sysusers.d/orientd.conf",
+                         "/opt/orientd/libexec/orientd/orientd-sensor-access"] {
                 #expect(FileManager.default.fileExists(atPath: destdir + file), "\(file) was not installed")
             }
             let help = try run(executable: destdir + "/opt/orientd/bin/orientd", ["--help"])

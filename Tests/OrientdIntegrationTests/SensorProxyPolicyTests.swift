@@ -10,8 +10,8 @@ extension IntegrationTests {
     @Suite(.serialized) struct SensorProxyPolicyTests {
         static let address = "net.hadess.SensorProxy"
 
-        /// orientd (root) owns the name, any user may claim the accelerometer and read it, and
-        /// no other user may take the name or call anything else of orientd's.
+        /// orientd (root here, its own user as installed) owns the name, any user may claim the
+        /// accelerometer and read it, and no other user may take the name or call anything else of orientd's.
         @Test(.enabled(if: getuid() == 0, "runs orientd as root and a client as nobody (uid 65534): run the tests as root, as CI does"))
         func onlyRootOwnsTheNameAndAnyUserMayClaimTheAccelerometer() throws {
             let bench = try Self.policyBench()
@@ -41,6 +41,13 @@ extension IntegrationTests {
                                                                      "org.freedesktop.DBus", "RequestName", "su", Self.address, "4"],
                                      environment: bench.bus.environment)
             #expect(rootQueues.standardOutput == "u 3\n", "DBUS_REQUEST_NAME_REPLY_EXISTS: \(rootQueues.standardOutput)\(rootQueues.standardError)")
+            // And so may orientd's own user, which orientd.service runs it as (scripts/test makes it
+            // from the package's systemd/orientd.sysusers).
+            let user = try #require(getpwnam("orientd")?.pointee, "no orientd user: scripts/test adds it as root")
+            let userQueues = try bench.dbusSend(["--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.RequestName",
+                                                 "string:" + Self.address, "uint32:4"], as: (user.pw_uid, user.pw_gid))
+            #expect(userQueues.status == 0 && userQueues.standardOutput.contains("uint32 3"),
+                    "the orientd user may not own the name: \(userQueues.standardOutput)\(userQueues.standardError)")
             #expect(daemon.stop() == 0, "\(daemon.log)")
         }
 

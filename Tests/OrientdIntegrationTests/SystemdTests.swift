@@ -84,6 +84,42 @@ extension IntegrationTests {
             }
         }
 
+        /// The helper 61-orientd.rules runs gives a group (orientd, here the test's own) the files
+        /// orientd writes, keeping their owner's bits, and no other file: not the device's uevent
+        /// or its scale, not a read-only scan element, nothing a link in the directory points to.
+        @Test func theSensorAccessHelperGrantsOnlyWhatOrientdWrites() throws {
+            let device = makeScratchDirectory() + "/iio:device0", outside = makeScratchDirectory() + "/secret"
+            defer { try? FileManager.default.removeItem(atPath: device) }
+            let files: [(String, Int)] = [
+                ("sampling_frequency", 0o644), ("in_accel_hysteresis", 0o644), ("in_accel_scale", 0o644), ("uevent", 0o644),
+                ("in_accel_x_raw", 0o444), ("buffer/enable", 0o644), ("buffer/length", 0o644), ("buffer0/enable", 0o644),
+                ("scan_elements/in_accel_x_en", 0o644), ("scan_elements/in_accel_x_type", 0o444),
+                ("trigger/current_trigger", 0o644), ("events/in_accel_thresh_rising_en", 0o644), ("power/control", 0o644),
+            ]
+            for (file, mode) in files {
+                let path = device + "/" + file
+                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                #expect(FileManager.default.createFile(atPath: path, contents: Data("0\n".utf8), attributes: [.posixPermissions: mode]))
+            }
+            #expect(FileManager.default.createFile(atPath: outside, contents: Data(), attributes: [.posixPermissions: 0o644]))
+            try FileManager.default.createSymbolicLink(atPath: device + "/events/in_accel_mag_rising_en", withDestinationPath: outside)
+            let group = String(cString: getgrgid(getgid())!.pointee.gr_name)
+
+            let helper = try run(executable: Self.root + "/udev/orientd-sensor-access", [device, group])
+            #expect(helper.status == 0 && helper.standardError.isEmpty, "\(helper.standardError)")
+            func groupWritable(_ path: String) -> Bool {
+                var info = stat()
+                return lstat(path, &info) == 0 && info.st_gid == getgid() && info.st_mode & S_IWGRP != 0
+            }
+            let granted = files.map(\.0).filter { groupWritable(device + "/" + $0) }
+            #expect(granted == ["sampling_frequency", "in_accel_hysteresis", "buffer/enable", "buffer/length", "buffer0/enable",
+                                "scan_elements/in_accel_x_en", "trigger/current_trigger", "events/in_accel_thresh_rising_en"], "\(granted)")
+            #expect(!groupWritable(outside), "the helper followed a link out of the device's directory")
+            // The rule runs it on accelerometers, by its installed path, with the device's directory.
+            let rule = try String(contentsOfFile: Self.root + "/udev/61-orientd.rules", encoding: .utf8)
+            #expect(rule.contains("GROUP=\"orientd\", MODE=\"0660\"\nPROGRAM=\"/usr/libexec/orientd/orientd-sensor-access %S%p\""))
+        }
+
         @Test func theServiceIsHardenedToAtMostTwo() throws {
             let security = try run(executable: "/usr/bin/systemd-analyze",
                                    ["security", "--offline=true", Self.root + "/systemd/orientd.service"])

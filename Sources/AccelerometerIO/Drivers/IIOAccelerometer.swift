@@ -260,7 +260,11 @@ public final class IIOAccelerometer: AccelerometerSource, BufferedCapture {
                 logger.info("raised \(file) of \(device.id) from \(formatDecimal(current)) to \(value) Hz")
                 return (file, raised)
             } catch {
-                logger.warning("\(error); the sensor may update slower than orientd reads it")
+                if error.awaitsUdev {
+                    logger.info("\(device) is not orientd's to set up until udev has: \(file) stays at \(formatDecimal(current)) Hz until udev's event reopens it")
+                } else {
+                    logger.warning("\(error); the sensor may update slower than orientd reads it")
+                }
                 return (file, current)
             }
         }

@@ -110,14 +110,14 @@ public final class IIOContext {
 
     func setTrigger(_ trigger: String, on device: IIODevice) throws(IIOError) {
         let result = orientd_iio_device_set_trigger_named(handle, device.index, trigger)
-        if result < 0 { throw IIOError(code: -result, operation: "set the trigger of \(device.id) to \(trigger)") }
+        if result < 0 { throw refusal(-result, "set the trigger of \(device.id) to \(trigger)", on: device) }
     }
 
     /// Starts buffered capture on the device; the kernel keeps up to `kernelSamples` scans.
     func openBuffer(on device: IIODevice, kernelSamples: UInt32 = 64) throws(IIOError) -> IIOBuffer {
         var error: Int32 = 0
         guard let buffer = orientd_iio_buffer_open(handle, device.index, kernelSamples, &error) else {
-            throw IIOError(code: error, operation: "start buffered capture on \(device.id)")
+            throw refusal(error, "start buffered capture on \(device.id)", on: device)
         }
         return IIOBuffer(handle: buffer, context: self, device: device)
     }
@@ -130,7 +130,15 @@ public final class IIOContext {
     /// Writes an attribute by its sysfs file name ("sampling_frequency", "in_accel_hysteresis").
     public func writeAttributeFile(_ file: String, value: String, on device: IIODevice) throws(IIOError) {
         let result = orientd_iio_write_attribute_file(handle, device.index, file, value)
-        if result < 0 { throw IIOError(code: -result, operation: "write '\(value)' to \(file) of \(device.id)") }
+        if result < 0 { throw refusal(-result, "write '\(value)' to \(file) of \(device.id)", on: device) }
+    }
+
+    /// The error of a failed change to the device; a refusal of a device udev is still setting up
+    /// says so, as its files become orientd's user's only once udev's rule has run.
+    private func refusal(_ code: Int32, _ operation: String, on device: IIODevice) -> IIOError {
+        var error = IIOError(code: code, operation: operation)
+        error.awaitsUdev = (code == EACCES || code == EPERM) && UdevProperties.isBeingSetUp(subsystem: "iio", sysname: device.id)
+        return error
     }
 
     /// The longest attribute value read; a longer one is an error (EFBIG), never read in part
@@ -184,10 +192,18 @@ public struct IIOError: Error, CustomStringConvertible {
     public let operation: String
     /// What the person running orientd might check.
     public var hint: String?
+    /// Refused because udev has not run its rules for the device yet, which give its files to
+    /// orientd's user: its add event, which reopens the device, is on its way.
+    public var awaitsUdev = false
 
     public var description: String {
-        "cannot \(operation): \(IIOError.text(for: code))" + (hint.map { "; \($0)" } ?? "")
+        let hint = hint ?? (code == EACCES || code == EPERM ? Self.accessHint : nil)
+        return "cannot \(operation): \(IIOError.text(for: code))" + (hint.map { "; \($0)" } ?? "")
     }
+
+    /// Why the kernel may refuse orientd a sensor's file, and the fix.
+    static let accessHint = "orientd.service runs orientd as user orientd, whose group udev's 61-orientd.rules gives an "
+        + "accelerometer's files as it appears: check that the rule is installed, then run 'udevadm trigger --subsystem-match=iio --action=change'"
 
     static func text(for code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)

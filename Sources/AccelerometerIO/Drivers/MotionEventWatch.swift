@@ -94,7 +94,11 @@ final class MotionEventWatch: StillWatch {
     }
 
     private static func text(_ error: Int32) -> String {
-        error == EPIPE ? "the event descriptor was closed" : String(cString: strerror(error))
+        switch error {
+        case EPIPE: "the event descriptor was closed"
+        case EACCES, EPERM: String(cString: strerror(error)) + "; " + IIOError.accessHint
+        default: String(cString: strerror(error))
+        }
     }
 }
 

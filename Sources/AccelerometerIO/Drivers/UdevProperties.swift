@@ -21,6 +21,12 @@ public enum UdevProperties {
         return String(cText: buffer.prefix(length))
     }
 
+    /// Whether udev has yet to run its rules for the device, which appeared a moment ago: false
+    /// when it has, or when there is no such local device.
+    public static func isBeingSetUp(subsystem: String, sysname: String) -> Bool {
+        orientd_udev_device_is_initialized(subsystem, sysname) == 0
+    }
+
     /// The device's /sys path, or nil when udev does not know it.
     public static func syspath(subsystem: String, sysname: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 1024)

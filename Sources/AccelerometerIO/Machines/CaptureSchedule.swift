@@ -44,6 +44,9 @@ struct CaptureSchedule {
                 try buffered.startCapture()
                 states[index] = .capturing(since: now, lastData: nil, lastTake: now, lastError: nil)
                 logger.debug("capturing \(source.info.device) through its kernel buffer")
+            } catch let error as IIOError where error.awaitsUdev {
+                logger.info("\(source.info.device) is not orientd's to capture until udev has set it up: polling its raw attributes until udev's event reopens it")
+                states[index] = .polling
             } catch {
                 logger.warning("cannot capture \(source.info.device) through its buffer (\(error)); polling its raw attributes instead")
                 states[index] = .polling

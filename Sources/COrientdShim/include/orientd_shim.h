@@ -114,6 +114,10 @@ ssize_t orientd_udev_device_property(const char *subsystem, const char *sysname,
 /// parent (the rule does not apply), or another negative errno value.
 ssize_t orientd_udev_sensor_hwdb_match(const char *sysname, char *buffer, size_t length);
 
+/// Whether udev has processed the device SUBSYSTEM/SYSNAME (run its rules: 1) or not yet (0);
+/// -ENOENT when there is no such device.
+int orientd_udev_device_is_initialized(const char *subsystem, const char *sysname);
+
 /// The /sys path of the device SUBSYSTEM/SYSNAME; returns its length or a negative errno value.
 ssize_t orientd_udev_device_syspath(const char *subsystem, const char *sysname, char *buffer, size_t length);
 

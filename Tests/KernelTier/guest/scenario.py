@@ -9,18 +9,23 @@ mma8452), or uinput (an input-subsystem accelerometer, with systemd-udevd). DIR 
 orientd and orientctl to run.
 """
 import argparse
+import grp
 import json
 import os
+import pwd
 import select
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-SOCKET = "/run/orientd-tier.sock"
+# In a directory of orientd's user's own: orientd runs as that user, as orientd.service runs it.
+SOCKET = "/run/orientd-tier/orientd.sock"
+PROJECT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../..")
 # How long a device lies still before it counts as still: orientd's still-after-ms (1.5 s) and a margin.
 SETTLE_SECONDS = 3
 
@@ -188,13 +193,73 @@ def follow_ambient_sensors(sensor):
            proximity_available=first.get("proximityAvailable"), changes=changes)
 
 
+def install_orientd_user_and_rule():
+    """As the package does: the orientd system user (systemd/orientd.sysusers) and udev's
+    61-orientd.rules, whose helper gives that user an accelerometer's files (here from the
+    project's tree). Before udevd starts, so every sensor made after has them."""
+    subprocess.run(["systemd-sysusers", os.path.join(PROJECT, "systemd/orientd.sysusers")], check=True, capture_output=True)
+    with open(os.path.join(PROJECT, "udev/61-orientd.rules")) as shipped:
+        rule = shipped.read().replace("/usr/libexec/orientd/", os.path.join(os.path.abspath(PROJECT), "udev") + "/")
+    with open("/etc/udev/rules.d/61-orientd.rules", "w") as installed:
+        installed.write(rule)
+    os.makedirs(os.path.dirname(SOCKET), exist_ok=True)
+    user = pwd.getpwnam("orientd")
+    os.chown(os.path.dirname(SOCKET), user.pw_uid, user.pw_gid)
+
+
+def accelerometer_directory():
+    """The sysfs directory of the IIO accelerometer, if there is one."""
+    # No IIO core at all when the sensor is an input device.
+    for name in sorted(os.listdir("/sys/bus/iio/devices")) if os.path.isdir("/sys/bus/iio/devices") else []:
+        directory = os.path.join("/sys/bus/iio/devices", name)
+        if os.path.exists(os.path.join(directory, "in_accel_x_raw")) or os.path.exists(os.path.join(directory, "scan_elements/in_accel_x_en")):
+            return directory
+    return None
+
+
+def privilege(daemon):
+    """Whose orientd runs as, which of the accelerometer's files its group may write, and what a
+    write as that user to another file of the device (uevent, root's) gets."""
+    with open(f"/proc/{daemon.process.pid}/status") as status:
+        uid = int(next(line for line in status if line.startswith("Uid:")).split()[1])
+    facts = {"user": pwd.getpwuid(uid).pw_name}
+    directory = accelerometer_directory()
+    if directory:
+        group = grp.getgrnam("orientd").gr_gid
+        granted = []
+        for root, _, files in os.walk(directory, followlinks=False):
+            for name in files:
+                info = os.lstat(os.path.join(root, name))
+                if info.st_gid == group and info.st_mode & stat.S_IWGRP:
+                    granted.append(os.path.relpath(os.path.join(root, name), directory))
+        facts["granted"] = sorted(granted)
+        device = os.path.join("/dev", os.path.basename(directory))
+        facts["device_group"] = grp.getgrgid(os.stat(device).st_gid).gr_name if os.path.exists(device) else None
+        attempt = subprocess.run(["python3", "-c", "import sys; open(sys.argv[1], 'w').write('change')", os.path.join(directory, "uevent")],
+                                 user="orientd", capture_output=True, text=True)
+        facts["uevent_write"] = "refused" if "PermissionError" in attempt.stderr else f"exit {attempt.returncode}: {attempt.stderr[-200:]}"
+    return facts
+
+
+def orientd_for_its_user(bin_dir):
+    """orientd where its user can run it: the build's directory may be closed to other users
+    (a clone in /root), so it is copied to the guest's /run, stripped as the package ships it."""
+    copy = os.path.join(os.path.dirname(SOCKET), "orientd")
+    if not os.path.exists(copy):
+        subprocess.run(["strip", "--strip-unneeded", "-o", copy, os.path.join(bin_dir, "orientd")], check=True)
+        os.chmod(copy, 0o755)
+    return copy
+
+
 class Orientd:
     def __init__(self, bin_dir, log, arguments=()):
         self.bin_dir = bin_dir
         self.log_path = log
         environment = dict(os.environ, ORIENTD_SOCKET=SOCKET)
-        self.process = subprocess.Popen([os.path.join(bin_dir, "orientd"), "--socket", SOCKET, *arguments],
-                                        stdout=open(log, "w"), stderr=subprocess.STDOUT, env=environment)
+        # As orientd.service runs it: its own user, with the input group for input devices.
+        self.process = subprocess.Popen([orientd_for_its_user(bin_dir), "--socket", SOCKET, *arguments],
+                                        stdout=open(log, "w"), stderr=subprocess.STDOUT, env=environment,
+                                        user="orientd", group="orientd", extra_groups=["input"])
         self.started = time.monotonic()
         wait_until(lambda: os.path.exists(SOCKET) or self.process.poll() is not None, 20)
         self.serving = time.monotonic()
@@ -455,9 +520,12 @@ def main():
         subprocess.run(["cp", os.path.join(REFERENCE, "lib/udev/rules.d/80-iio-sensor-proxy.rules"), "/etc/udev/rules.d/"], check=True)
     with open("/etc/udev/rules.d/61-tier-proximity.rules", "w") as rule:
         rule.write('SUBSYSTEM=="iio", ATTR{name}=="prox", ENV{PROXIMITY_NEAR_LEVEL}="0.5"\n')
+    install_orientd_user_and_rule()
     from uinput_accelerometer import start_udevd
     start_udevd()
     sensor = make_sensor(options.sensor, options.hotplug)
+    # udev has given the orientd user the new sensor's files.
+    subprocess.run(["udevadm", "settle", "--timeout=10"], check=False)
     if options.dbus:
         subprocess.run(["udevadm", "trigger", "--subsystem-match=iio", "--action=change"], check=False)
         subprocess.run(["udevadm", "settle", "--timeout=10"], check=False)
@@ -468,6 +536,7 @@ def main():
     try:
         first, after_ms, last = first_get(daemon)
         result("first-get", first=first, last=last, ms=after_ms)
+        result("privilege", **privilege(daemon))
 
         subscriber = Subscriber()
         poses = []
