@@ -105,6 +105,13 @@ extension IntegrationTests {
             try FileManager.default.createSymbolicLink(atPath: device + "/events/in_accel_mag_rising_en", withDestinationPath: outside)
             let group = String(cString: getgrgid(getgid())!.pointee.gr_name)
 
+            // Before its group exists (a sensor's event between unpacking and postinst): it fails,
+            // so udev does not mark the device granted, and no file is left writable to its group.
+            let early = try run(executable: Self.root + "/udev/orientd-sensor-access", [device, "orientd-no-such-group"])
+            #expect(early.status != 0)
+            var before = stat()
+            #expect(lstat(device + "/sampling_frequency", &before) == 0 && before.st_mode & S_IWGRP == 0, "made writable to its old group")
+
             let helper = try run(executable: Self.root + "/udev/orientd-sensor-access", [device, group])
             #expect(helper.status == 0 && helper.standardError.isEmpty, "\(helper.standardError)")
             func groupWritable(_ path: String) -> Bool {

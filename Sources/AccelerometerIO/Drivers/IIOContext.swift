@@ -137,7 +137,9 @@ public final class IIOContext {
     /// says so, as its files become orientd's user's only once udev's rule has run.
     private func refusal(_ code: Int32, _ operation: String, on device: IIODevice) -> IIOError {
         var error = IIOError(code: code, operation: operation)
-        error.awaitsUdev = (code == EACCES || code == EPERM) && UdevProperties.isBeingSetUp(subsystem: "iio", sysname: device.id)
+        guard isLocal, code == EACCES || code == EPERM else { return error }
+        error.hint = IIOError.accessHint
+        error.awaitsUdev = UdevProperties.isBeingSetUp(subsystem: "iio", sysname: device.id)
         return error
     }
 
@@ -197,13 +199,13 @@ public struct IIOError: Error, CustomStringConvertible {
     public var awaitsUdev = false
 
     public var description: String {
-        let hint = hint ?? (code == EACCES || code == EPERM ? Self.accessHint : nil)
-        return "cannot \(operation): \(IIOError.text(for: code))" + (hint.map { "; \($0)" } ?? "")
+        "cannot \(operation): \(IIOError.text(for: code))" + (hint.map { "; \($0)" } ?? "")
     }
 
-    /// Why the kernel may refuse orientd a sensor's file, and the fix.
+    /// Why this machine's kernel may refuse orientd a sensor's file, and the fix.
     static let accessHint = "orientd.service runs orientd as user orientd, whose group udev's 61-orientd.rules gives an "
-        + "accelerometer's files as it appears: check that the rule is installed, then run 'udevadm trigger --subsystem-match=iio --action=change'"
+        + "accelerometer's files as it appears: check that the rule is installed, then run 'udevadm trigger --subsystem-match=iio --action=change' "
+        + "(started by hand, run orientd as root or as that user)"
 
     static func text(for code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)

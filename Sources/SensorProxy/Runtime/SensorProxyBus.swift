@@ -215,7 +215,7 @@ public final class SensorProxyBus: DescriptorWatch, @unchecked Sendable {
             logger.warning("lost net.hadess.SensorProxy to \(holder); orientd takes it back when that one leaves")
         default:
             name = ("refused", nil, message)
-            logger.error("the system bus refused orientd the name net.hadess.SensorProxy (\(message)); install its D-Bus policy (net.hadess.SensorProxy.conf in /usr/share/dbus-1/system.d) or run orientd as root")
+            logger.error("the system bus refused orientd the name net.hadess.SensorProxy (\(message)); install its D-Bus policy (net.hadess.SensorProxy.conf in /usr/share/dbus-1/system.d), which lets the orientd user and root own it, then 'systemctl reload dbus' and restart orientd")
         }
         publishStatus()
     }
