@@ -84,6 +84,12 @@ import Testing
         let privilege = run["privilege"]
         #expect(privilege["user"] as? String == "orientd", "orientd ran as \(privilege["user"] ?? "?")\n\(run.output)")
         #expect(!run.output.contains("Permission denied"), "orientd was refused something:\n\(run.output)")
+        #expect(!(privilege["groups"] as? [String] ?? ["input"]).contains("input"), "orientd's groups: \(privilege["groups"] ?? "?")")
+        // udev's rule lets it read the input accelerometer, and no other input device (the guest's keyboard).
+        let readable = privilege["input_readable"] as? [String: Bool] ?? [:]
+        print("kernel tier: input devices the orientd user may read: \(readable)")
+        #expect(readable.filter(\.value).keys.sorted() == (readable["orientd-tier accelerometer"] == nil ? [] : ["orientd-tier accelerometer"]),
+                "input devices readable to orientd: \(readable)")
         if let granted = privilege["granted"] as? [String] {
             print("kernel tier: the orientd user may write \(granted.joined(separator: " "))")
             #expect(granted.contains { $0.hasSuffix("sampling_frequency") } || granted.contains("buffer/enable"), "granted: \(granted)")

@@ -125,6 +125,12 @@ extension IntegrationTests {
             // The rule runs it on accelerometers, by its installed path, with the device's directory.
             let rule = try String(contentsOfFile: Self.root + "/udev/61-orientd.rules", encoding: .utf8)
             #expect(rule.contains("GROUP=\"orientd\", MODE=\"0660\"\nPROGRAM=\"/usr/libexec/orientd/orientd-sensor-access %S%p\""))
+            // Input devices by an ACL on the ones orientd reads, not the input group (every keyboard).
+            for property in ["ID_INPUT_ACCELEROMETER", "ID_INPUT_SWITCH"] {
+                #expect(rule.contains("ENV{\(property)}==\"1\", PROGRAM=\"/usr/bin/setfacl -m g:orientd:r $devnode\""), "\(property)")
+            }
+            let unit = try String(contentsOfFile: Self.root + "/systemd/orientd.service", encoding: .utf8)
+            #expect(unit.contains("\nUser=orientd\n") && !unit.contains("SupplementaryGroups="), "\(unit)")
         }
 
         @Test func theServiceIsHardenedToAtMostTwo() throws {

@@ -222,8 +222,17 @@ def privilege(daemon):
     """Whose orientd runs as, which of the accelerometer's files its group may write, and what a
     write as that user to another file of the device (uevent, root's) gets."""
     with open(f"/proc/{daemon.process.pid}/status") as status:
-        uid = int(next(line for line in status if line.startswith("Uid:")).split()[1])
-    facts = {"user": pwd.getpwuid(uid).pw_name}
+        lines = status.read().splitlines()
+    uid = int(next(line for line in lines if line.startswith("Uid:")).split()[1])
+    groups = next(line for line in lines if line.startswith("Groups:")).split()[1:]
+    facts = {"user": pwd.getpwuid(uid).pw_name, "groups": [grp.getgrgid(int(gid)).gr_name for gid in groups]}
+    # Each input device by its name, and whether its ACL lets orientd's group read it.
+    facts["input_readable"] = {}
+    for node in sorted(os.listdir("/dev/input")):
+        if node.startswith("event"):
+            with open(f"/sys/class/input/{node}/device/name") as name:
+                acl = subprocess.run(["getfacl", "-cp", f"/dev/input/{node}"], capture_output=True, text=True).stdout.split()
+                facts["input_readable"][name.read().strip()] = "group:orientd:r--" in acl
     directory = accelerometer_directory()
     if directory:
         group = grp.getgrnam("orientd").gr_gid
@@ -285,10 +294,10 @@ class Orientd:
         self.bin_dir = bin_dir
         self.log_path = log
         environment = dict(os.environ, ORIENTD_SOCKET=SOCKET)
-        # As orientd.service runs it: its own user, with the input group for input devices.
+        # As orientd.service runs it: its own user and group alone (udev's rule gives it its devices).
         self.process = subprocess.Popen([orientd_for_its_user(bin_dir), "--socket", SOCKET, *arguments],
                                         stdout=open(log, "w"), stderr=subprocess.STDOUT, env=environment,
-                                        user="orientd", group="orientd", extra_groups=["input"])
+                                        user="orientd", group="orientd", extra_groups=[])
         self.started = time.monotonic()
         wait_until(lambda: os.path.exists(SOCKET) or self.process.poll() is not None, 20)
         self.serving = time.monotonic()
