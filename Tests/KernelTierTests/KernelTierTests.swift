@@ -118,8 +118,10 @@ import Testing
     /// hid-sensor-hub and hid-sensor-accel-3d on a hub over uhid: asked for orientd's pace (25 a
     /// second: a 40 ms report interval) and, still, for changes only at a 100 ms interval, so a
     /// still hub with a client sends at most a report a second (none, but for the safety read)
-    /// and a turn from still is heard within 400 ms. It is unplugged once still, while orientd sleeps on its buffer, and
-    /// last the guest is suspended with the device turned while it sleeps.
+    /// and a turn from still is heard within 400 ms. It is unplugged once still, while orientd sleeps on its buffer,
+    /// plugged back as a hub with its accelerometer alone (in a suspend each sensor's power request
+    /// waits out uhid's 5 s, the hub being frozen too: 46 s with light and proximity, 16 without),
+    /// and last the guest is suspended with the device turned while it sleeps.
     @Test func aHIDSensorHub() throws {
         let run = try Self.run("hid", arguments: ["--unplug-when-still", "--suspend", "--still-seconds", "10"])
         // The hub's first reading waits for its power-up (two report intervals) and feature-report

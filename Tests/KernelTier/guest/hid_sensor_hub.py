@@ -262,12 +262,13 @@ class HidSensorHub:
 
     _count = 0
 
-    def __init__(self, name="orientd emulated sensor hub"):
+    def __init__(self, name="orientd emulated sensor hub", sensors=None):
+        """`sensors`: the names of the sensors it has (ACCEL, ALS, PROX), all of them by default."""
         HidSensorHub._count += 1
         self.name = name
         # Names this hub's HID device in sysfs (HID_UNIQ), to find its IIO devices among others'.
         self.uniq = "orientd-hub-%d-%d" % (os.getpid(), HidSensorHub._count)
-        self._sensors = _sensors()
+        self._sensors = {name: sensor for name, sensor in _sensors().items() if sensors is None or name in sensors}
         self._by_report_id = {s.report_id: s for s in self._sensors.values()}
         self._lock = threading.Lock()
         self._opened = False
