@@ -608,7 +608,11 @@ def main():
         # Unplugged while followed (while read, or once still: --unplug-when-still): unknown;
         # plugged back: turns again.
         if options.unplug_when_still:
-            time.sleep(SETTLE_SECONDS)  # the device lies still: a hub is then watched by its sensitivity
+            # The device lies still until orientd watches it so (a hub: by its sensitivity).
+            if hasattr(sensor, "change_sensitivity"):
+                wait_until(lambda: sensor.change_sensitivity() > 0, 10, every=0.1)
+            else:
+                time.sleep(SETTLE_SECONDS)
         sensor.unplug()
         heard, _ = subscriber.next_orientation(10)
         result("unplugged", heard=heard)
