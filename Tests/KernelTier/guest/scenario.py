@@ -30,6 +30,16 @@ PROJECT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../..")
 # How long a device lies still before it counts as still: orientd's still-after-ms (1.5 s) and a margin.
 SETTLE_SECONDS = 2
 
+
+def lie_still(sensor, watched=True):
+    """The device lies still until orientd counts it still: a hub that orientd watches, until its
+    change sensitivity is armed (waited for: a loaded emulated CPU may take longer than the
+    settle); anything else for SETTLE_SECONDS."""
+    if watched and hasattr(sensor, "change_sensitivity"):
+        wait_until(lambda: sensor.change_sensitivity() > 0, 10, every=0.1)
+    else:
+        time.sleep(SETTLE_SECONDS)
+
 # Gravity's reaction in the device's axes for each pose, in g (docs/conventions.md).
 POSES = {
     "portrait": (0, -1, 0),
@@ -497,7 +507,7 @@ def compare_on_dbus(options, sensor):
             for pose in PROXY_TOUR:
                 heard, ms = monitor.turn_and_hear(sensor, pose)
                 poses.append({"pose": pose, "heard": heard, "ms": ms})
-            time.sleep(SETTLE_SECONDS)
+            lie_still(sensor, watched=name == "orientd")
             reports_before = sensor.reports_sent("accel_3d") if hasattr(sensor, "reports_sent") else None
             time.sleep(options.still_seconds)
             reports = None if reports_before is None else sensor.reports_sent("accel_3d") - reports_before
@@ -589,7 +599,7 @@ def main():
         # Still with a subscriber, then a turn: how long until it is heard, and on a hub, how
         # many reports it sent while still, counted once orientd has seen it still (1.5 s without
         # motion, still-after-ms): the device lies still for these spans, which are what is measured.
-        time.sleep(SETTLE_SECONDS)
+        lie_still(sensor)
         reports_before = sensor.reports_sent("accel_3d") if hasattr(sensor, "reports_sent") else None
         time.sleep(options.still_seconds)
         reports = None if reports_before is None else sensor.reports_sent("accel_3d") - reports_before
@@ -608,11 +618,7 @@ def main():
         # Unplugged while followed (while read, or once still: --unplug-when-still): unknown;
         # plugged back: turns again.
         if options.unplug_when_still:
-            # The device lies still until orientd watches it so (a hub: by its sensitivity).
-            if hasattr(sensor, "change_sensitivity"):
-                wait_until(lambda: sensor.change_sensitivity() > 0, 10, every=0.1)
-            else:
-                time.sleep(SETTLE_SECONDS)
+            lie_still(sensor)  # a hub is then watched by its sensitivity
         sensor.unplug()
         heard, _ = subscriber.next_orientation(10)
         result("unplugged", heard=heard)
@@ -623,7 +629,7 @@ def main():
 
         # Last: after a resume the guest's 9p root no longer answers (suspend_with_a_turn).
         if options.suspend:
-            time.sleep(SETTLE_SECONDS)  # the device lies still, as a machine put to sleep does
+            lie_still(sensor)  # as a machine put to sleep does
             heard, ms, suspends = suspend_with_a_turn(sensor, subscriber, daemon, "portraitUpsideDown")
             result("resume", heard=heard, ms=ms, suspends=suspends)
         if hasattr(sensor, "change_sensitivity"):
