@@ -633,9 +633,9 @@ def main():
             heard, ms, suspends = suspend_with_a_turn(sensor, subscriber, daemon, "portraitUpsideDown")
             result("resume", heard=heard, ms=ms, suspends=suspends)
         if hasattr(sensor, "change_sensitivity"):
-            # Lying still, so orientd stops while the hub reports only changes: waited for (after a
-            # resume the device is read at the full rate first, then watched once still again).
-            wait_until(lambda: sensor.change_sensitivity() > 0, 10, every=0.1)
+            # Lying still, so orientd stops while the hub reports only changes (after a resume the
+            # device is read at the full rate first, then watched once still again).
+            lie_still(sensor)
             result("armed", change_sensitivity=sensor.change_sensitivity(), report_interval_ms=sensor.report_interval_ms())
         subscriber.close()
     finally:
